@@ -1,0 +1,73 @@
+/* The policy as written: names and gids with the file and line each came
+ * from, before anything is resolved through NSS.
+ *
+ * config.c turns libconfig text into this (no I/O); load.c finds, checks
+ * and reads the files; nss.c resolves it into a struct dg_policy. */
+#ifndef DG_CONFIG_H
+#define DG_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "diag.h"
+
+#define DG_DEFAULT_CONFIG "/etc/security/dropgroups.conf"
+
+/* A group as the policy names it: by name, by gid, or "*". */
+struct dg_group_ref {
+	char *name; /* NULL when given as a gid */
+	gid_t gid;  /* meaningful only when name is NULL */
+	const char *file;
+	int line;
+};
+
+struct dg_group_refs {
+	struct dg_group_ref *v;
+	size_t n, cap;
+};
+
+struct dg_strings {
+	char **v;
+	size_t n, cap;
+};
+
+enum dg_mode { DG_MODE_DROP, DG_MODE_KEEP };
+
+struct dg_rule_src {
+	char *name; /* NULL when the rule has none */
+	const char *file;
+	int line;
+	struct dg_strings services;
+	bool users_given; /* absent users = everyone */
+	struct dg_strings users;
+	enum dg_mode mode;
+	struct dg_group_refs groups; /* the drop or keep list */
+	bool no_new_privs;
+};
+
+struct dg_config {
+	/* Every file read, in order; refs and rules point into it. */
+	struct dg_strings files;
+	char *include_dir; /* as written in the main file, or NULL */
+	struct dg_group_refs restricting;
+	struct dg_rule_src *rules;
+	size_t n_rules, cap_rules;
+};
+
+enum dg_file_role { DG_MAIN_FILE, DG_DROP_IN };
+
+/* Parse one file's text and append what it holds to cfg.  Problems go to
+ * diags; the return value is 0, or -ENOMEM when even that failed. */
+int dg_config_parse(struct dg_config *cfg, const char *file, const char *text,
+		    enum dg_file_role role, struct dg_diags *diags);
+
+/* The label a rule goes by in logs: its name, or "FILE:LINE". */
+char *dg_rule_label(const struct dg_rule_src *rule);
+
+void dg_config_free(struct dg_config *cfg);
+
+int dg_strings_add(struct dg_strings *s, const char *str);
+void dg_strings_free(struct dg_strings *s);
+
+#endif

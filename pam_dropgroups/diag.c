@@ -1,0 +1,78 @@
+#include "diag.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+void dg_diags_add(struct dg_diags *d, enum dg_severity severity,
+		  const char *file, int line, const char *fmt, ...)
+{
+	_cleanup_free_ char *message = NULL;
+	_cleanup_free_ char *file_copy = NULL;
+	va_list ap;
+	int r;
+
+	va_start(ap, fmt);
+	r = vasprintf(&message, fmt, ap);
+	va_end(ap);
+	if (r < 0) {
+		message = NULL;
+		d->lost = true;
+		return;
+	}
+	if (file && !(file_copy = strdup(file))) {
+		d->lost = true;
+		return;
+	}
+	if (dg_grow((void **)&d->v, &d->cap, d->n + 1, sizeof(*d->v)) < 0) {
+		d->lost = true;
+		return;
+	}
+	d->v[d->n++] = (struct dg_diag){
+		.severity = severity,
+		.file = DG_TAKE(file_copy),
+		.line = line,
+		.message = DG_TAKE(message),
+	};
+}
+
+bool dg_diags_failed(const struct dg_diags *d)
+{
+	return d->lost || dg_diags_first_error(d) != NULL;
+}
+
+const struct dg_diag *dg_diags_first_error(const struct dg_diags *d)
+{
+	for (size_t i = 0; i < d->n; i++)
+		if (d->v[i].severity == DG_ERROR)
+			return &d->v[i];
+	return NULL;
+}
+
+char *dg_diag_format(const struct dg_diag *diag)
+{
+	char *s = NULL;
+	int r;
+
+	if (diag->file && diag->line > 0)
+		r = asprintf(&s, "%s:%d: %s", diag->file, diag->line,
+			     diag->message);
+	else if (diag->file)
+		r = asprintf(&s, "%s: %s", diag->file, diag->message);
+	else
+		r = asprintf(&s, "%s", diag->message);
+	return r < 0 ? NULL : s;
+}
+
+void dg_diags_free(struct dg_diags *d)
+{
+	for (size_t i = 0; i < d->n; i++) {
+		free(d->v[i].file);
+		free(d->v[i].message);
+	}
+	free(d->v);
+	*d = (struct dg_diags){0};
+}

@@ -1,0 +1,321 @@
+#include "load.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "util.h"
+
+/* Result of one step: OK, a problem already recorded in diags, or ENOMEM. */
+enum { STEP_OK = 0, STEP_REPORTED = 1 };
+
+/* Root must own it and nobody else may write it: whoever can write the
+ * policy decides which groups every login keeps. */
+static int check_owner(const struct stat *st, const char *report_file,
+		       const char *subject, struct dg_diags *diags)
+{
+	if (st->st_uid != 0) {
+		dg_diags_add(diags, DG_ERROR, report_file, 0,
+			     "%s is not owned by root (owner uid %u)", subject,
+			     (unsigned)st->st_uid);
+		return STEP_REPORTED;
+	}
+	if (st->st_mode & (S_IWGRP | S_IWOTH)) {
+		dg_diags_add(diags, DG_ERROR, report_file, 0,
+			     "%s is writable by group or others (mode %04o)",
+			     subject, (unsigned)(st->st_mode & 07777));
+		return STEP_REPORTED;
+	}
+	return STEP_OK;
+}
+
+/* Open a directory and check it.  *fd is -1 when it does not exist and
+ * `missing_ok`. */
+static int open_dir(int at, const char *name, const char *display,
+		    const char *report_file, bool nofollow, bool missing_ok,
+		    int *fd, struct dg_diags *diags)
+{
+	int flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC |
+		    (nofollow ? O_NOFOLLOW : 0);
+	_cleanup_free_ char *subject = NULL;
+	struct stat st;
+
+	*fd = openat(at, name, flags);
+	if (*fd < 0) {
+		if (errno == ENOENT && missing_ok)
+			return STEP_OK;
+		if (errno == ENOMEM)
+			return -ENOMEM;
+		dg_diags_add(diags, DG_ERROR, report_file, 0,
+			     "cannot open directory %s: %s", display,
+			     errno == ELOOP ? "it is a symbolic link"
+					    : strerror(errno));
+		return STEP_REPORTED;
+	}
+	if (fstat(*fd, &st) < 0) {
+		dg_diags_add(diags, DG_ERROR, report_file, 0,
+			     "cannot stat directory %s: %s", display,
+			     strerror(errno));
+		return STEP_REPORTED;
+	}
+	if (asprintf(&subject, "directory %s", display) < 0) {
+		subject = NULL;
+		return -ENOMEM;
+	}
+	return check_owner(&st, report_file, subject, diags);
+}
+
+static int read_all(int fd, const char *display, size_t size_hint,
+		    char **text, struct dg_diags *diags)
+{
+	size_t cap = size_hint + 1, len = 0;
+	_cleanup_free_ char *buf = malloc(cap + 1);
+
+	if (!buf)
+		return -ENOMEM;
+	for (;;) {
+		ssize_t r;
+
+		if (len == cap) {
+			if (cap > DG_POLICY_MAX_BYTES)
+				break;
+			cap *= 2;
+			char *nb = realloc(buf, cap + 1);
+			if (!nb)
+				return -ENOMEM;
+			buf = nb;
+		}
+		r = read(fd, buf + len, cap - len);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			dg_diags_add(diags, DG_ERROR, display, 0,
+				     "cannot read: %s", strerror(errno));
+			return STEP_REPORTED;
+		}
+		if (r == 0)
+			break;
+		len += (size_t)r;
+	}
+	if (len > DG_POLICY_MAX_BYTES) {
+		dg_diags_add(diags, DG_ERROR, display, 0,
+			     "file is larger than %u bytes",
+			     DG_POLICY_MAX_BYTES);
+		return STEP_REPORTED;
+	}
+	if (memchr(buf, '\0', len)) {
+		dg_diags_add(diags, DG_ERROR, display, 0,
+			     "file contains a NUL byte");
+		return STEP_REPORTED;
+	}
+	buf[len] = '\0';
+	*text = DG_TAKE(buf);
+	return STEP_OK;
+}
+
+/* Open `name` in directory `dirfd`, check it, and read it whole. */
+static int read_policy_file(int dirfd, const char *name, const char *display,
+			    char **text, struct dg_diags *diags)
+{
+	_cleanup_close_ int fd = -1;
+	struct stat st;
+	int r;
+
+	/* O_NONBLOCK: a FIFO planted here must not hang every login. */
+	fd = openat(dirfd, name,
+		    O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0) {
+		if (errno == ENOMEM)
+			return -ENOMEM;
+		dg_diags_add(diags, DG_ERROR, display, 0, "cannot open: %s",
+			     errno == ELOOP ? "it is a symbolic link, which "
+					      "is never followed"
+					    : strerror(errno));
+		return STEP_REPORTED;
+	}
+	if (fstat(fd, &st) < 0) {
+		dg_diags_add(diags, DG_ERROR, display, 0, "cannot stat: %s",
+			     strerror(errno));
+		return STEP_REPORTED;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		dg_diags_add(diags, DG_ERROR, display, 0,
+			     "not a regular file");
+		return STEP_REPORTED;
+	}
+	if ((r = check_owner(&st, display, "the file", diags)))
+		return r;
+	if (st.st_size > (off_t)DG_POLICY_MAX_BYTES) {
+		dg_diags_add(diags, DG_ERROR, display, 0,
+			     "file is larger than %u bytes",
+			     DG_POLICY_MAX_BYTES);
+		return STEP_REPORTED;
+	}
+	return read_all(fd, display, (size_t)st.st_size, text, diags);
+}
+
+static int load_one(struct dg_config *cfg, int dirfd, const char *name,
+		    const char *display, enum dg_file_role role,
+		    struct dg_diags *diags)
+{
+	_cleanup_free_ char *text = NULL;
+	int r = read_policy_file(dirfd, name, display, &text, diags);
+
+	if (r != STEP_OK)
+		return r;
+	return dg_config_parse(cfg, display, text, role, diags);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static bool is_drop_in_name(const char *name)
+{
+	size_t n = strlen(name);
+
+	/* Hidden files are editors' and package managers' leftovers. */
+	return name[0] != '.' && n > 5 && strcmp(name + n - 5, ".conf") == 0;
+}
+
+/* The names of the drop-ins in dirfd, in C-locale (strcmp) order. */
+static int list_drop_ins(int dirfd, const char *display,
+			 const char *report_file, struct dg_strings *names,
+			 struct dg_diags *diags)
+{
+	int fd = dup(dirfd);
+	struct dirent *de;
+	DIR *d;
+
+	if (fd < 0 || !(d = fdopendir(fd))) {
+		if (fd >= 0)
+			close(fd);
+		dg_diags_add(diags, DG_ERROR, report_file, 0,
+			     "cannot read directory %s: %s", display,
+			     strerror(errno));
+		return STEP_REPORTED;
+	}
+	for (errno = 0; (de = readdir(d)); errno = 0) {
+		if (!is_drop_in_name(de->d_name))
+			continue;
+		if (dg_strings_add(names, de->d_name) < 0) {
+			closedir(d);
+			return -ENOMEM;
+		}
+	}
+	if (errno) {
+		dg_diags_add(diags, DG_ERROR, report_file, 0,
+			     "cannot read directory %s: %s", display,
+			     strerror(errno));
+		closedir(d);
+		return STEP_REPORTED;
+	}
+	closedir(d);
+	if (names->n)
+		qsort(names->v, names->n, sizeof(*names->v), cmp_str);
+	return STEP_OK;
+}
+
+static int load_drop_ins(struct dg_config *cfg, int main_dirfd,
+			 const char *inc, const char *inc_display,
+			 const char *main_file, struct dg_diags *diags)
+{
+	_cleanup_close_ int dirfd = -1;
+	struct dg_strings names = {0};
+	int r;
+
+	r = open_dir(main_dirfd, inc, inc_display, main_file, true, true,
+		     &dirfd, diags);
+	if (r != STEP_OK || dirfd < 0)
+		return r;
+	r = list_drop_ins(dirfd, inc_display, main_file, &names, diags);
+	for (size_t i = 0; i < names.n && r >= 0; i++) {
+		_cleanup_free_ char *display = NULL;
+
+		if (asprintf(&display, "%s/%s", inc_display, names.v[i]) < 0) {
+			display = NULL;
+			r = -ENOMEM;
+			break;
+		}
+		r = load_one(cfg, dirfd, names.v[i], display, DG_DROP_IN,
+			     diags);
+	}
+	dg_strings_free(&names);
+	return r < 0 ? r : STEP_OK;
+}
+
+/* include_dir as written (relative to the main file's directory), or the
+ * main file's name with ".conf" replaced by ".d". */
+static char *include_dir_name(const struct dg_config *cfg, const char *base)
+{
+	size_t n = strlen(base);
+	char *s = NULL;
+
+	if (cfg->include_dir)
+		return strdup(cfg->include_dir);
+	if (n > 5 && strcmp(base + n - 5, ".conf") == 0)
+		n -= 5;
+	return asprintf(&s, "%.*s.d", (int)n, base) < 0 ? NULL : s;
+}
+
+static char *join_display(const char *dir, const char *name)
+{
+	char *s = NULL;
+
+	if (name[0] == '/')
+		return strdup(name);
+	if (strcmp(dir, ".") == 0)
+		return strdup(name);
+	return asprintf(&s, "%s%s%s", dir,
+			dir[strlen(dir) - 1] == '/' ? "" : "/", name) < 0
+		       ? NULL
+		       : s;
+}
+
+int dg_config_load(const char *path, struct dg_config *out,
+		   struct dg_diags *diags)
+{
+	_cleanup_free_ char *dir = NULL, *inc = NULL, *inc_display = NULL;
+	_cleanup_close_ int dirfd = -1;
+	const char *slash = strrchr(path, '/');
+	const char *base = slash ? slash + 1 : path;
+	int r;
+
+	*out = (struct dg_config){0};
+	if (!*base) {
+		dg_diags_add(diags, DG_ERROR, path, 0,
+			     "the policy path names a directory, not a file");
+		return 0;
+	}
+	if (!slash)
+		dir = strdup(".");
+	else if (slash == path)
+		dir = strdup("/");
+	else
+		dir = strndup(path, (size_t)(slash - path));
+	if (!dir)
+		return -ENOMEM;
+
+	/* The directory first, then the file relative to it: whoever can
+	 * write the directory can replace the file. */
+	r = open_dir(AT_FDCWD, dir, dir, path, false, false, &dirfd, diags);
+	if (r == STEP_OK)
+		r = load_one(out, dirfd, base, path, DG_MAIN_FILE, diags);
+	if (r != STEP_OK)
+		return r < 0 ? r : 0;
+	/* Where the main file is broken, include_dir may be wrong too. */
+	if (dg_diags_failed(diags))
+		return 0;
+
+	if (!(inc = include_dir_name(out, base)) ||
+	    !(inc_display = join_display(dir, inc)))
+		return -ENOMEM;
+	r = load_drop_ins(out, dirfd, inc, inc_display, path, diags);
+	return r < 0 ? r : 0;
+}

@@ -1,0 +1,237 @@
+/* pam_dropgroups: the PAM entry points.  Thin glue: parse the arguments,
+ * ask the plan what to keep, then change the process's credentials in a
+ * safe order (no_new_privs, then setgroups), logging through pam_syslog.
+ *
+ * Fail closed: on any error the groups are untouched, one LOG_ERR line says
+ * why, and the caller's stack gets PAM_SESSION_ERR or PAM_CRED_ERR. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <syslog.h>
+
+#include <security/pam_ext.h>
+#include <security/pam_modules.h>
+
+#include "kernel.h"
+#include "nss.h"
+#include "plan.h"
+#include "util.h"
+
+struct args {
+	const char *config;
+	bool debug;
+};
+
+static int parse_args(pam_handle_t *pamh, int argc, const char **argv,
+		      struct args *args)
+{
+	*args = (struct args){.config = DG_DEFAULT_CONFIG};
+	for (int i = 0; i < argc; i++) {
+		if (strcmp(argv[i], "debug") == 0)
+			args->debug = true;
+		else if (strncmp(argv[i], "config=", 7) == 0 &&
+			 argv[i][7] == '/')
+			args->config = argv[i] + 7;
+		else if (strncmp(argv[i], "config=", 7) == 0) {
+			pam_syslog(pamh, LOG_ERR,
+				   "config=%s: the policy path must be absolute",
+				   argv[i] + 7);
+			return -EINVAL;
+		} else {
+			/* Unlike modules that log and carry on, an option we
+			 * do not understand may be a policy we are ignoring. */
+			pam_syslog(pamh, LOG_ERR, "unknown option \"%s\"",
+				   argv[i]);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+static void log_diags(pam_handle_t *pamh, const struct dg_diags *diags,
+		      bool failed)
+{
+	const struct dg_diag *first = dg_diags_first_error(diags);
+	_cleanup_free_ char *line = NULL;
+
+	if (failed) {
+		/* One line, the first cause: the rest follow from it, and
+		 * `dropgroups check` lists them all. */
+		if (first && (line = dg_diag_format(first)))
+			pam_syslog(pamh, LOG_ERR, "%s; groups left unchanged",
+				   line);
+		else
+			pam_syslog(pamh, LOG_ERR, "out of memory while reading "
+						  "the policy; groups left "
+						  "unchanged");
+		return;
+	}
+	for (size_t i = 0; i < diags->n; i++) {
+		_cleanup_free_ char *l = dg_diag_format(&diags->v[i]);
+
+		if (l)
+			pam_syslog(pamh, diags->v[i].severity == DG_WARNING
+						 ? LOG_WARNING
+						 : LOG_NOTICE,
+				   "%s", l);
+	}
+}
+
+/* "audio(29), video(44)" for the verdicts with kept == want_kept and, if
+ * only_noted, restricting_named set.  NULL on ENOMEM. */
+static char *list_groups(const struct dg_decision *d, bool want_kept,
+			 bool only_noted)
+{
+	char *s = strdup("");
+
+	for (size_t i = 0; s && i < d->n_verdicts; i++) {
+		const struct dg_verdict *v = &d->verdicts[i];
+		_cleanup_free_ char *label = NULL;
+		char *ns = NULL;
+
+		if (v->kept != want_kept || (only_noted && !v->restricting_named))
+			continue;
+		if (!(label = dg_group_label(v->gid)) ||
+		    asprintf(&ns, "%s%s%s", s, *s ? ", " : "", label) < 0)
+			ns = NULL;
+		free(s);
+		s = ns;
+	}
+	return s;
+}
+
+static int setgroups_failed(pam_handle_t *pamh, int err)
+{
+	int cap = dg_has_cap_setgid();
+
+	if (err == -EPERM && cap == 0)
+		pam_syslog(pamh, LOG_ERR,
+			   "setgroups failed: %s; the process lacks "
+			   "CAP_SETGID, and dropping groups without it needs a "
+			   "kernel with subset-setgroups (the unprivileged-drop "
+			   "patch); groups left unchanged",
+			   strerror(-err));
+	else
+		pam_syslog(pamh, LOG_ERR,
+			   "setgroups failed: %s; groups left unchanged",
+			   strerror(-err));
+	return -1;
+}
+
+/* Apply the decision: no_new_privs first, so a failure in between can
+ * never leave fewer groups without it.  0 or -1 (logged). */
+static int apply(pam_handle_t *pamh, const struct dg_plan *plan,
+		 const struct dg_decision *d)
+{
+	int r;
+
+	if (plan->rule->src->no_new_privs && (r = dg_set_no_new_privs()) < 0) {
+		pam_syslog(pamh, LOG_ERR,
+			   "cannot set no_new_privs: %s; groups left unchanged",
+			   strerror(-r));
+		return -1;
+	}
+	if (d->changed && (r = dg_set_groups(d->groups.v, d->groups.n)) < 0)
+		return setgroups_failed(pamh, r);
+	return 0;
+}
+
+/* PAM_SUCCESS, PAM_IGNORE (no rule matches) or fail_code. */
+static int trim(pam_handle_t *pamh, int argc, const char **argv,
+		int fail_code)
+{
+	struct dg_diags diags = {0};
+	struct dg_decision decision = {0};
+	struct dg_plan plan = {0};
+	_cleanup_free_ gid_t *current = NULL;
+	_cleanup_free_ char *dropped = NULL, *noted = NULL;
+	const void *service = NULL, *user = NULL;
+	struct args args;
+	size_t n_current = 0;
+	int ret = fail_code, r;
+
+	if (parse_args(pamh, argc, argv, &args) < 0)
+		return fail_code;
+	if (pam_get_item(pamh, PAM_SERVICE, &service) != PAM_SUCCESS ||
+	    !service || pam_get_item(pamh, PAM_USER, &user) != PAM_SUCCESS ||
+	    !user) {
+		pam_syslog(pamh, LOG_ERR, "no service or user name is set; "
+					  "groups left unchanged");
+		return fail_code;
+	}
+
+	r = dg_plan_prepare(args.config, service, user, &plan, &diags);
+	log_diags(pamh, &diags, r < 0);
+	if (r < 0)
+		goto out;
+	if (!plan.rule) {
+		if (args.debug)
+			pam_syslog(pamh, LOG_DEBUG,
+				   "no rule in %s matches service \"%s\" and "
+				   "user \"%s\"; groups left unchanged",
+				   args.config, (const char *)service,
+				   (const char *)user);
+		ret = PAM_IGNORE;
+		goto out;
+	}
+	if ((r = dg_get_groups(&current, &n_current)) < 0) {
+		pam_syslog(pamh, LOG_ERR, "getgroups failed: %s; groups left "
+					  "unchanged", strerror(-r));
+		goto out;
+	}
+	if (dg_plan_decide(&plan, current, n_current, &decision) < 0 ||
+	    !(dropped = list_groups(&decision, false, false)) ||
+	    !(noted = list_groups(&decision, true, true))) {
+		pam_syslog(pamh, LOG_ERR, "out of memory; groups left "
+					  "unchanged");
+		goto out;
+	}
+	if (*noted)
+		pam_syslog(pamh, LOG_NOTICE,
+			   "rule \"%s\" names restricting group(s) %s in drop; "
+			   "they stay",
+			   plan.rule->label, noted);
+	if (apply(pamh, &plan, &decision) < 0)
+		goto out;
+	pam_syslog(pamh, LOG_INFO, "user \"%s\", rule \"%s\": dropped %s%s",
+		   (const char *)user, plan.rule->label,
+		   *dropped ? dropped : "no groups",
+		   plan.rule->src->no_new_privs ? "; no_new_privs set" : "");
+	ret = PAM_SUCCESS;
+out:
+	dg_decision_free(&decision);
+	dg_plan_free(&plan);
+	dg_diags_free(&diags);
+	return ret;
+}
+
+PAM_EXTERN int pam_sm_authenticate(pam_handle_t *pamh, int flags, int argc,
+				   const char **argv)
+{
+	(void)pamh, (void)flags, (void)argc, (void)argv;
+	/* Present in auth stacks only for setcred. */
+	return PAM_IGNORE;
+}
+
+PAM_EXTERN int pam_sm_setcred(pam_handle_t *pamh, int flags, int argc,
+			      const char **argv)
+{
+	if (flags & (PAM_ESTABLISH_CRED | PAM_REINITIALIZE_CRED))
+		return trim(pamh, argc, argv, PAM_CRED_ERR);
+	return PAM_SUCCESS; /* refresh or delete: nothing of ours to do */
+}
+
+PAM_EXTERN int pam_sm_open_session(pam_handle_t *pamh, int flags, int argc,
+				   const char **argv)
+{
+	(void)flags;
+	return trim(pamh, argc, argv, PAM_SESSION_ERR);
+}
+
+PAM_EXTERN int pam_sm_close_session(pam_handle_t *pamh, int flags, int argc,
+				    const char **argv)
+{
+	(void)pamh, (void)flags, (void)argc, (void)argv;
+	return PAM_SUCCESS;
+}

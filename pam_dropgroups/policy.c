@@ -1,0 +1,184 @@
+#include "policy.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+static int cmp_gid(const void *a, const void *b)
+{
+	gid_t x = *(const gid_t *)a, y = *(const gid_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+size_t dg_gids_normalize(gid_t *v, size_t n)
+{
+	size_t out = 0;
+
+	if (n == 0)
+		return 0;
+	qsort(v, n, sizeof(*v), cmp_gid);
+	for (size_t i = 0; i < n; i++)
+		if (out == 0 || v[out - 1] != v[i])
+			v[out++] = v[i];
+	return out;
+}
+
+bool dg_gids_contains(const struct dg_gids *set, gid_t gid)
+{
+	return set->n &&
+	       bsearch(&gid, set->v, set->n, sizeof(gid_t), cmp_gid) != NULL;
+}
+
+int dg_gids_from(struct dg_gids *out, const gid_t *v, size_t n)
+{
+	gid_t *copy = malloc((n ? n : 1) * sizeof(*copy));
+
+	if (!copy)
+		return -ENOMEM;
+	if (n)
+		memcpy(copy, v, n * sizeof(*copy));
+	out->v = copy;
+	out->n = dg_gids_normalize(copy, n);
+	return 0;
+}
+
+void dg_gids_free(struct dg_gids *set)
+{
+	free(set->v);
+	*set = (struct dg_gids){0};
+}
+
+static bool has_string(char *const *v, size_t n, const char *s)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(v[i], s) == 0)
+			return true;
+	return false;
+}
+
+static bool rule_matches(const struct dg_rule *rule, const char *service,
+			 const struct dg_user *user)
+{
+	const struct dg_rule_src *src = rule->src;
+
+	if (!has_string(src->services.v, src->services.n, service) &&
+	    !has_string(src->services.v, src->services.n, "*"))
+		return false;
+	if (rule->any_user || has_string(src->users.v, src->users.n, user->name))
+		return true;
+	/* "%g": a member of g as NSS says, which includes the primary group. */
+	for (size_t i = 0; i < rule->user_groups.n; i++) {
+		gid_t g = rule->user_groups.v[i];
+
+		if (g == user->primary_gid || dg_gids_contains(&user->groups, g))
+			return true;
+	}
+	return false;
+}
+
+long dg_policy_match(const struct dg_policy *policy, const char *service,
+		     const struct dg_user *user)
+{
+	for (size_t i = 0; i < policy->n_rules; i++)
+		if (rule_matches(&policy->rules[i], service, user))
+			return (long)i;
+	return -1;
+}
+
+static struct dg_verdict judge(gid_t gid, gid_t primary_gid,
+			       const struct dg_gids *restricting,
+			       const struct dg_rule *rule)
+{
+	bool listed = dg_gids_contains(&rule->named, gid);
+	bool named = rule->all || listed;
+	struct dg_verdict v = {.gid = gid};
+
+	if (dg_gids_contains(restricting, gid)) {
+		v.kept = true;
+		v.reason = DG_REASON_RESTRICTING;
+		/* "*" covers every group by design; only an explicit name in
+		 * a drop list is a mistake worth telling the admin about. */
+		v.restricting_named = rule->mode == DG_MODE_DROP && listed;
+	} else if (gid == primary_gid) {
+		v.kept = true;
+		v.reason = DG_REASON_PRIMARY;
+	} else {
+		v.kept = rule->mode == DG_MODE_DROP ? !named : named;
+		v.reason = named ? DG_REASON_NAMED : DG_REASON_NOT_NAMED;
+	}
+	return v;
+}
+
+int dg_decide(const gid_t *current, size_t n_current, gid_t primary_gid,
+	      const struct dg_gids *restricting, const struct dg_rule *rule,
+	      struct dg_decision *out)
+{
+	_cleanup_free_ struct dg_verdict *verdicts = NULL;
+	_cleanup_free_ gid_t *kept = NULL;
+	struct dg_gids start = {0};
+	size_t n_kept = 0;
+
+	if (dg_gids_from(&start, current, n_current) < 0)
+		return -ENOMEM;
+	verdicts = calloc(start.n ? start.n : 1, sizeof(*verdicts));
+	kept = calloc(start.n ? start.n : 1, sizeof(*kept));
+	if (!verdicts || !kept) {
+		dg_gids_free(&start);
+		return -ENOMEM;
+	}
+	/* Walk the start set and keep a subset of it: whatever the rule
+	 * says, nothing outside `current` can ever reach the new list. */
+	for (size_t i = 0; i < start.n; i++) {
+		verdicts[i] = judge(start.v[i], primary_gid, restricting, rule);
+		if (verdicts[i].kept)
+			kept[n_kept++] = start.v[i];
+	}
+	*out = (struct dg_decision){
+		.verdicts = DG_TAKE(verdicts),
+		.n_verdicts = start.n,
+		.groups = {.v = DG_TAKE(kept), .n = n_kept},
+		.changed = n_kept != start.n,
+	};
+	dg_gids_free(&start);
+	return 0;
+}
+
+const char *dg_reason_text(enum dg_reason reason)
+{
+	switch (reason) {
+	case DG_REASON_RESTRICTING: return "restricting";
+	case DG_REASON_PRIMARY: return "primary";
+	case DG_REASON_NAMED: return "named";
+	case DG_REASON_NOT_NAMED: return "not named";
+	}
+	return "?";
+}
+
+void dg_decision_free(struct dg_decision *d)
+{
+	free(d->verdicts);
+	dg_gids_free(&d->groups);
+	*d = (struct dg_decision){0};
+}
+
+void dg_policy_free(struct dg_policy *policy)
+{
+	for (size_t i = 0; i < policy->n_rules; i++) {
+		free(policy->rules[i].label);
+		dg_gids_free(&policy->rules[i].user_groups);
+		dg_gids_free(&policy->rules[i].named);
+	}
+	free(policy->rules);
+	dg_gids_free(&policy->restricting);
+	*policy = (struct dg_policy){0};
+}
+
+void dg_user_free(struct dg_user *user)
+{
+	free(user->name);
+	dg_gids_free(&user->groups);
+	*user = (struct dg_user){0};
+}
