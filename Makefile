@@ -35,6 +35,7 @@ SRC          := pam_dropgroups
 CORE         := util diag config policy nss load kernel plan
 CORE_OBJS    := $(CORE:%=$(B)/%.o)
 UNIT_TESTS   := test_policy test_config
+TEST_HELPERS := $(B)/logsink $(B)/nssfail.so
 
 all: $(B)/pam_dropgroups.so $(B)/dropgroups
 
@@ -53,11 +54,15 @@ $(B)/dropgroups: $(CORE_OBJS) $(B)/cli.o
 	$(CC) -pie -o $@ $^ $(ALL_LDFLAGS) $(PKG_LIBS)
 
 $(B)/test_%: tests/unit/test_%.c $(CORE_OBJS) | $(B)
-	$(CC) $(ALL_CFLAGS) -I$(SRC) -o $@ $< $(CORE_OBJS) $(ALL_LDFLAGS) \
+	$(CC) $(ALL_CFLAGS) -Wno-write-strings -Wno-discarded-qualifiers \
+		-I$(SRC) -o $@ $< $(CORE_OBJS) $(ALL_LDFLAGS) \
 		$(PKG_LIBS) $(shell pkg-config --libs cmocka)
 
 $(B)/logsink: tests/logsink.c | $(B)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS)
+
+$(B)/nssfail.so: tests/nssfail.c | $(B)
+	$(CC) $(ALL_CFLAGS) -shared -o $@ $< $(ALL_LDFLAGS) -ldl
 
 deps:
 	tests/install-deps.sh
@@ -65,7 +70,7 @@ deps:
 unit: $(UNIT_TESTS:%=$(B)/%)
 
 check: deps
-	$(MAKE) all unit $(B)/logsink
+	$(MAKE) all unit $(TEST_HELPERS)
 	tests/run-all.sh
 
 demo: deps

@@ -47,14 +47,23 @@ static int open_dir(int at, const char *name, const char *display,
 
 	*fd = openat(at, name, flags);
 	if (*fd < 0) {
-		if (errno == ENOENT && missing_ok)
+		int err = errno;
+
+		if (err == ENOENT && missing_ok)
 			return STEP_OK;
-		if (errno == ENOMEM)
+		if (err == ENOMEM)
 			return -ENOMEM;
+		/* O_DIRECTORY|O_NOFOLLOW on a symlink says ENOTDIR: tell
+		 * the admin what is really there. */
+		if (nofollow && err == ENOTDIR &&
+		    fstatat(at, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		    S_ISLNK(st.st_mode))
+			err = ELOOP;
 		dg_diags_add(diags, DG_ERROR, report_file, 0,
 			     "cannot open directory %s: %s", display,
-			     errno == ELOOP ? "it is a symbolic link"
-					    : strerror(errno));
+			     err == ELOOP ? "it is a symbolic link, which is "
+					    "never followed"
+					  : strerror(err));
 		return STEP_REPORTED;
 	}
 	if (fstat(*fd, &st) < 0) {

@@ -1,0 +1,296 @@
+# Fail closed: for every broken or insecure policy, NSS error and failed
+# setgroups, the module returns PAM_SESSION_ERR (or PAM_CRED_ERR), the
+# groups stay exactly as they were, and one LOG_ERR line names the file,
+# the line and the reason.  The stacks succeed only if the module returned
+# that code (see stack() in lib.sh).
+
+good_policy() {
+	policy "${1:-$POLICY}" <<-'EOF'
+	version = 1;
+	restricting = ( "games-abusers" );
+	rules = ( { name = "all"; services = "*"; drop = "*"; } );
+	EOF
+}
+
+# Each broken policy below differs from good_policy in one thing; this
+# proves the good one trims, so the failures are the module's doing.
+test_control_good_policy_trims() {
+	good_policy
+	stack session success
+	run_pam alice open_session
+	assert_rc 0
+	assert_groups 1001 2003
+}
+
+expect_session_failure() {
+	stack session session_err
+	run_pam alice open_session
+	assert_failed_closed "$1"
+}
+
+test_missing_policy_file() {
+	stack session session_err config=/etc/security/nope.conf
+	run_pam alice open_session
+	assert_failed_closed '/etc/security/nope.conf: cannot open: No such file or directory'
+}
+
+test_missing_policy_file_fails_setcred_with_cred_err() {
+	stack setcred cred_err config=/etc/security/nope.conf
+	run_pam alice "setcred(PAM_ESTABLISH_CRED)" open_session
+	assert_failed_closed '/etc/security/nope.conf: cannot open'
+}
+
+test_policy_that_is_not_a_regular_file() {
+	mkfifo -m 0644 "$POLICY"
+	expect_session_failure "$POLICY: not a regular file"
+}
+
+test_syntax_error_names_file_and_line() {
+	policy <<-'EOF'
+	version = 1;
+	restricting = ( "games-abusers" )
+	rules = ( { services = "*"; drop = "*"; } ;
+	EOF
+	expect_session_failure "$POLICY:3: syntax error"
+}
+
+test_unknown_top_level_key() {
+	policy <<-'EOF'
+	version = 1;
+	restricting = ( );
+	colour = "red";
+	EOF
+	expect_session_failure "$POLICY:3: unknown key \"colour\""
+}
+
+test_unknown_rule_key() {
+	policy <<-'EOF'
+	version = 1;
+	restricting = ( );
+	rules = ( { name = "ssh"; services = "*";
+	            drop = "*"; dorp = "audio"; } );
+	EOF
+	expect_session_failure "$POLICY:4: unknown key \"dorp\" in rule \"ssh\""
+}
+
+test_wrong_type() {
+	policy <<-'EOF'
+	version = 1;
+	restricting = ( );
+	rules = ( { services = "*"; drop = "*"; no_new_privs = "yes"; } );
+	EOF
+	expect_session_failure "$POLICY:3: no_new_privs must be a boolean"
+}
+
+test_version_other_than_1() {
+	policy <<-'EOF'
+	version = 2;
+	restricting = ( );
+	EOF
+	expect_session_failure "$POLICY:1: version 2 is not supported"
+}
+
+test_restricting_missing_from_main_file() {
+	policy <<-'EOF'
+	version = 1;
+	rules = ( { services = "*"; drop = "*"; } );
+	EOF
+	expect_session_failure "$POLICY: required setting \"restricting\" is missing"
+}
+
+test_rule_with_both_drop_and_keep() {
+	policy <<-'EOF'
+	version = 1;
+	restricting = ( );
+	rules = ( { name = "x"; services = "*"; drop = "*"; keep = "users"; } );
+	EOF
+	expect_session_failure "$POLICY:3: rule \"x\" has both \"drop\" and \"keep\""
+}
+
+test_rule_with_neither_drop_nor_keep() {
+	policy <<-'EOF'
+	version = 1;
+	restricting = ( );
+	rules = ( { name = "x"; services = "*"; } );
+	EOF
+	expect_session_failure "$POLICY:3: rule \"x\" has neither"
+}
+
+test_rule_without_services() {
+	policy <<-'EOF'
+	version = 1;
+	restricting = ( );
+	rules = ( { name = "x"; drop = "*"; } );
+	EOF
+	expect_session_failure "$POLICY:3: rule \"x\" has no \"services\""
+}
+
+test_at_include_is_refused() {
+	good_policy "$T/other.conf"
+	good_policy
+	echo "@include \"$T/other.conf\"" >> "$POLICY"
+	expect_session_failure "$POLICY:4: @include is not allowed"
+}
+
+test_policy_not_owned_by_root() {
+	good_policy
+	chown 65534 "$POLICY"
+	expect_session_failure "$POLICY: the file is not owned by root \(owner uid 65534\)"
+}
+
+test_policy_writable_by_group() {
+	good_policy
+	chmod 0664 "$POLICY"
+	expect_session_failure "$POLICY: the file is writable by group or others"
+}
+
+test_policy_writable_by_others() {
+	good_policy
+	chmod 0646 "$POLICY"
+	expect_session_failure "$POLICY: the file is writable by group or others"
+}
+
+test_policy_directory_writable_by_others() {
+	good_policy
+	chmod 0777 /etc/security
+	expect_session_failure "$POLICY: directory /etc/security is writable by group or others"
+}
+
+test_policy_directory_not_owned_by_root() {
+	good_policy
+	chown 65534 /etc/security
+	expect_session_failure "$POLICY: directory /etc/security is not owned by root"
+}
+
+test_policy_symlink_is_never_followed() {
+	good_policy /etc/security/real.conf
+	ln -s real.conf "$POLICY"
+	expect_session_failure "$POLICY: cannot open: it is a symbolic link"
+}
+
+test_include_dir_writable_by_others() {
+	good_policy
+	mkdir -m 0777 /etc/security/dropgroups.d
+	expect_session_failure "$POLICY: directory /etc/security/dropgroups.d is writable by group or others"
+}
+
+test_include_dir_not_owned_by_root() {
+	good_policy
+	mkdir -m 0755 /etc/security/dropgroups.d
+	chown 65534 /etc/security/dropgroups.d
+	expect_session_failure "$POLICY: directory /etc/security/dropgroups.d is not owned by root"
+}
+
+test_include_dir_symlink_is_refused() {
+	good_policy
+	mkdir -m 0755 /etc/security/elsewhere
+	ln -s elsewhere /etc/security/dropgroups.d
+	expect_session_failure "directory /etc/security/dropgroups.d: it is a symbolic link"
+}
+
+test_drop_in_writable_by_group() {
+	good_policy
+	mkdir -m 0755 /etc/security/dropgroups.d
+	echo 'version = 1;' | policy /etc/security/dropgroups.d/10-x.conf
+	chmod 0664 /etc/security/dropgroups.d/10-x.conf
+	expect_session_failure "/etc/security/dropgroups.d/10-x.conf: the file is writable by group or others"
+}
+
+test_drop_in_not_owned_by_root() {
+	good_policy
+	mkdir -m 0755 /etc/security/dropgroups.d
+	echo 'version = 1;' | policy /etc/security/dropgroups.d/10-x.conf
+	chown 65534 /etc/security/dropgroups.d/10-x.conf
+	expect_session_failure "/etc/security/dropgroups.d/10-x.conf: the file is not owned by root"
+}
+
+test_drop_in_with_include_dir() {
+	good_policy
+	mkdir -m 0755 /etc/security/dropgroups.d
+	printf 'version = 1;\ninclude_dir = "/tmp";\n' | policy /etc/security/dropgroups.d/10-x.conf
+	expect_session_failure "/etc/security/dropgroups.d/10-x.conf:2: include_dir is allowed only in the main file"
+}
+
+test_drop_in_without_version() {
+	good_policy
+	mkdir -m 0755 /etc/security/dropgroups.d
+	echo 'restricting = ( );' | policy /etc/security/dropgroups.d/10-x.conf
+	expect_session_failure "/etc/security/dropgroups.d/10-x.conf: required setting \"version\" is missing"
+}
+
+test_nss_error_on_restricting_name() {
+	good_policy
+	PRE=(env LD_PRELOAD="$BUILD/nssfail.so" DG_TEST_NSS_FAIL=games-abusers)
+	expect_session_failure "$POLICY:2: looking up group \"games-abusers\" in restricting failed: Input/output error"
+}
+
+test_nss_error_on_drop_name() {
+	# Not knowing a gid in drop or keep is as bad: keep would drop more.
+	policy <<-'EOF'
+	version = 1;
+	restricting = ( );
+	rules = ( { services = "*"; keep = [ "users" ]; } );
+	EOF
+	PRE=(env LD_PRELOAD="$BUILD/nssfail.so" DG_TEST_NSS_FAIL=users)
+	expect_session_failure "$POLICY:3: looking up group \"users\" in keep failed"
+}
+
+test_nss_error_on_user() {
+	good_policy
+	PRE=(env LD_PRELOAD="$BUILD/nssfail.so" DG_TEST_NSS_FAIL=alice)
+	expect_session_failure 'looking up user "alice" failed'
+}
+
+test_unknown_user() {
+	good_policy
+	stack session session_err
+	run_pam ghost open_session
+	assert_failed_closed 'user "ghost" does not exist'
+}
+
+test_setgroups_without_cap_setgid_fails_closed() {
+	good_policy
+	PRE=(--inh-caps=-all --bounding-set=-setgid)
+	expect_session_failure 'setgroups failed: Operation not permitted; the process lacks CAP_SETGID, and dropping groups without it needs a kernel with subset-setgroups'
+}
+
+test_setcred_without_cap_setgid_fails_with_cred_err() {
+	good_policy
+	PRE=(--inh-caps=-all --bounding-set=-setgid)
+	stack setcred cred_err
+	run_pam alice "setcred(PAM_ESTABLISH_CRED)" open_session
+	assert_failed_closed 'lacks CAP_SETGID'
+}
+
+test_no_new_privs_is_set_before_setgroups() {
+	# setgroups fails here; no_new_privs was already set, and the groups
+	# are untouched: never fewer groups without the flag that was asked.
+	policy <<-'EOF'
+	version = 1;
+	restricting = ( );
+	rules = ( { services = "*"; drop = "*"; no_new_privs = true; } );
+	EOF
+	PRE=(--inh-caps=-all --bounding-set=-setgid)
+	expect_session_failure 'lacks CAP_SETGID'
+	assert_no_new_privs 1
+}
+
+test_unknown_module_argument() {
+	good_policy
+	stack session session_err "config=$POLICY" colour=red
+	run_pam alice open_session
+	assert_failed_closed 'unknown option "colour=red"'
+}
+
+test_relative_config_path() {
+	good_policy
+	stack session session_err config=security/dropgroups.conf
+	run_pam alice open_session
+	assert_failed_closed 'config=security/dropgroups.conf: the policy path must be absolute'
+}
+
+test_oversized_policy_file() {
+	good_policy
+	head -c 2000000 /dev/zero | tr '\0' '#' >> "$POLICY"
+	expect_session_failure "$POLICY: file is larger than 1048576 bytes"
+}

@@ -1,0 +1,243 @@
+# tests/lib.sh: the sandbox and the helpers every integration test uses.
+#
+# Sourced by tests/sandbox.sh, which runs inside
+#   unshare --mount --net --pid --fork --mount-proc
+# so every mount below is private to one test and vanishes with it.  The
+# host's /etc is never written: /etc/passwd, /etc/group, /etc/shadow and
+# /etc/nsswitch.conf are bind-mounted from throwaway copies, and /etc/pam.d
+# and /etc/security are empty tmpfs mounts that each test fills.
+
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BUILD=${BUILD:-$TOP/build}
+MODULE=$BUILD/pam_dropgroups.so
+DG=$BUILD/dropgroups
+POLICY=/etc/security/dropgroups.conf
+SERVICE=dgtest
+
+# alice's groups as initgroups(3) would set them from the test /etc/group.
+ALICE_GROUPS="1001 100 29 44 46 2003 3000"
+START=${ALICE_GROUPS// /,}
+
+fail() {
+	echo "FAIL: $*" >&2
+	exit 1
+}
+
+# Replace /dev by a small tmpfs of our own, so that /dev/log can be a
+# socket we listen on (the host may have no syslog at all).
+sandbox_dev() {
+	mkdir "$T/hostdev"
+	mount --bind /dev "$T/hostdev"
+	mount -t tmpfs -o mode=0755,nosuid tmpfs /dev
+	for n in null zero full random urandom tty; do
+		touch "/dev/$n"
+		mount --bind "$T/hostdev/$n" "/dev/$n"
+	done
+	umount -l "$T/hostdev"
+	mkdir /dev/pts /dev/shm
+	mount -t devpts -o newinstance,ptmxmode=0666,mode=0620 devpts /dev/pts
+	ln -s pts/ptmx /dev/ptmx
+	mount -t tmpfs -o mode=1777 tmpfs /dev/shm
+	ln -s /proc/self/fd /dev/fd
+	ln -s /proc/self/fd/0 /dev/stdin
+	ln -s /proc/self/fd/1 /dev/stdout
+	ln -s /proc/self/fd/2 /dev/stderr
+}
+
+sandbox_etc() {
+	mkdir -m 0755 "$T/etc"
+	cat > "$T/etc/passwd" <<-'EOP'
+	root:x:0:0:root:/root:/bin/bash
+	alice:x:1001:1001:Alice:/home/alice:/bin/bash
+	bob:x:1002:1002:Bob:/home/bob:/bin/bash
+	nobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin
+	EOP
+	cat > "$T/etc/group" <<-'EOG'
+	root:x:0:
+	audio:x:29:alice
+	video:x:44:alice
+	plugdev:x:46:alice
+	users:x:100:alice,bob
+	alice:x:1001:
+	bob:x:1002:
+	games-abusers:x:2003:alice
+	gamers:x:2003:
+	students:x:3000:alice
+	nogroup:x:65534:
+	EOG
+	# Password "test" for everyone, for the login programs that ask.
+	local hash='$6$dgtest$058IP/RahrrmpX5vzWklHe7HLvxxeQDvmajHLXPkh1mBbOWyCs3UO/PJds2Zp0obxbIFacInMXuwgfy1l7nc80'
+	for u in root alice bob nobody; do
+		echo "$u:$hash:19000:0:99999:7:::"
+	done > "$T/etc/shadow"
+	sed 's/:.*//; s/$/:*::/' "$T/etc/group" > "$T/etc/gshadow"
+	chmod 0640 "$T/etc/shadow" "$T/etc/gshadow"
+	printf 'passwd: files\ngroup: files\nshadow: files\ngshadow: files\n' \
+		> "$T/etc/nsswitch.conf"
+	for f in passwd group shadow gshadow nsswitch.conf; do
+		[ -e "/etc/$f" ] || fail "/etc/$f is missing on this host"
+		mount --bind "$T/etc/$f" "/etc/$f"
+	done
+	mount -t tmpfs -o mode=0755 tmpfs /etc/pam.d
+	mount -t tmpfs -o mode=0755 tmpfs /etc/security
+}
+
+sandbox_log() {
+	LOG=$T/log
+	: > "$LOG"
+	"$BUILD/logsink" /dev/log "$LOG" &
+	for _ in $(seq 100); do
+		[ -S /dev/log ] && return 0
+		sleep 0.05
+	done
+	fail "logsink did not start"
+}
+
+sandbox_setup() {
+	T=$(mktemp -d /tmp/dgtest.XXXXXX)
+	# Everything the test writes lives in memory and dies with it.
+	mount -t tmpfs -o mode=0700 tmpfs "$T"
+	chmod 0755 "$T"
+	ip link set lo up 2>/dev/null || true
+	sandbox_dev
+	sandbox_etc
+	sandbox_log
+}
+
+# policy [FILE]: write the policy (stdin), root-owned 0644.
+policy() {
+	local file=${1:-$POLICY}
+	mkdir -p "$(dirname "$file")"
+	cat > "$file"
+	chmod 0644 "$file"
+}
+
+# stack MODE EXPECT [ARG...]: write /etc/pam.d/$SERVICE.
+#   MODE session: the module in the session stack;
+#   MODE setcred: the module in the auth stack (for pam_setcred);
+#   MODE none: the same stacks without the module (the baseline).
+# The stack succeeds if and only if the module returns EXPECT (success,
+# ignore, session_err, cred_err, ...), and pam_exec records the groups
+# after it either way, so a test can check the code and the groups.
+stack() {
+	local mode=$1 expect=${2:-success}
+	shift 2 || shift $#
+	local args=${*:-config=$POLICY}
+	local mod="[$expect=1 default=bad] $MODULE $args"
+	local rec="session optional pam_exec.so quiet $TOP/tests/record-groups.sh $T/groups"
+	{
+		case $mode in
+		setcred)
+			echo "auth $mod"
+			echo "auth required pam_deny.so"
+			echo "auth required pam_permit.so"
+			echo "session required pam_permit.so"
+			;;
+		session)
+			echo "auth required pam_permit.so"
+			echo "session $mod"
+			echo "session required pam_deny.so"
+			echo "session required pam_permit.so"
+			;;
+		none)
+			echo "auth required pam_permit.so"
+			echo "session required pam_permit.so"
+			;;
+		*) fail "stack: unknown mode $mode" ;;
+		esac
+		echo "$rec"
+	} > "/etc/pam.d/$SERVICE"
+}
+
+# run_pam USER OP...: pamtester with the groups in $START, under the
+# command prefix in ${PRE[@]} (e.g. setpriv options).  Sets $rc.
+PRE=()
+run_pam() {
+	local user=$1
+	shift
+	rm -f "$T/groups"
+	set +e
+	setpriv --groups "$START" "${PRE[@]}" \
+		pamtester -v "$SERVICE" "$user" "$@" > "$T/pamtester.out" 2>&1
+	rc=$?
+	set -e
+	sed 's/^/  pamtester: /' "$T/pamtester.out"
+}
+
+# The groups the session ended up with, sorted, egid 0 included.
+groups_seen() {
+	[ -f "$T/groups" ] || fail "pam_exec recorded no groups"
+	head -n1 "$T/groups" | xargs -n1 | sort -n | xargs
+}
+
+sorted_with_root() {
+	echo 0 "$@" | xargs -n1 | sort -n -u | xargs
+}
+
+assert_groups() {
+	local want got
+	want=$(sorted_with_root "$@")
+	got=$(groups_seen)
+	[ "$got" = "$want" ] || fail "groups: want [$want], got [$got]"
+	echo "groups after: $got"
+}
+
+assert_untouched() {
+	assert_groups "${START//,/ }"
+}
+
+assert_rc() {
+	[ "$rc" -eq "${1:-0}" ] ||
+		fail "pamtester exited $rc, want ${1:-0} (module did not return the expected code)"
+}
+
+assert_no_new_privs() {
+	grep -q "^NoNewPrivs:[[:space:]]*$1\$" "$T/groups" ||
+		fail "NoNewPrivs is not $1: $(grep NoNewPrivs "$T/groups")"
+}
+
+# Make sure every message sent so far is in $LOG: datagrams on one socket
+# arrive in order, so once our marker is there, so is everything before.
+log_flush() {
+	local marker="dgtest-flush-$RANDOM$RANDOM"
+	logger -u /dev/log -t dgtest "$marker"
+	for _ in $(seq 200); do
+		grep -q "$marker" "$LOG" && return 0
+		sleep 0.02
+	done
+	fail "log marker never arrived"
+}
+
+# module_log PRIORITY: the module's lines at one syslog priority.  pam_syslog
+# logs to LOG_AUTHPRIV (10 << 3): err 83, warning 84, notice 85, info 86.
+module_log() {
+	local pri
+	case $1 in
+	err) pri=83 ;; warning) pri=84 ;; notice) pri=85 ;; info) pri=86 ;;
+	debug) pri=87 ;; *) fail "module_log: $1" ;;
+	esac
+	log_flush
+	grep -F "<$pri>" "$LOG" | grep -F "pam_dropgroups(" || true
+}
+
+# assert_log PRIORITY COUNT [ERE]: exactly COUNT lines, each matching ERE.
+assert_log() {
+	local lines n
+	lines=$(module_log "$1")
+	n=$(printf '%s' "$lines" | grep -c . || true)
+	[ "$n" -eq "$2" ] || fail "want $2 $1 line(s), got $n: $lines"
+	if [ -n "${3:-}" ] && [ "$2" -gt 0 ]; then
+		printf '%s\n' "$lines" | grep -Eq -- "$3" ||
+			fail "$1 log does not match /$3/: $lines"
+	fi
+	[ -z "$lines" ] || printf '  log(%s): %s\n' "$1" "$lines"
+}
+
+# The whole fail-closed contract in one call: the module returned
+# EXPECT, the groups are exactly what they were, and one error line says
+# why, matching ERE.
+assert_failed_closed() {
+	assert_rc 0
+	assert_untouched
+	assert_log err 1 "$1"
+}

@@ -1,0 +1,284 @@
+/* Unit tests of policy validation (config.c): every way a file can break
+ * the schema, and the line each error points at.  No I/O, no NSS. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <string.h>
+
+#include "config.h"
+
+struct parsed {
+	struct dg_config cfg;
+	struct dg_diags diags;
+};
+
+static void parse(struct parsed *p, const char *text, enum dg_file_role role)
+{
+	*p = (struct parsed){0};
+	assert_int_equal(dg_config_parse(&p->cfg, "t.conf", text, role,
+					 &p->diags),
+			 0);
+}
+
+static void done(struct parsed *p)
+{
+	dg_config_free(&p->cfg);
+	dg_diags_free(&p->diags);
+}
+
+/* The text must fail with an error at `line` whose message has `what`. */
+static void expect_error_as(const char *text, enum dg_file_role role,
+			    int line, const char *what)
+{
+	struct parsed p;
+	const struct dg_diag *e;
+
+	parse(&p, text, role);
+	e = dg_diags_first_error(&p.diags);
+	if (!e)
+		fail_msg("no error for: %s", text);
+	if (!strstr(e->message, what) || e->line != line)
+		fail_msg("want line %d \"%s\", got %d \"%s\"", line, what,
+			 e->line, e->message);
+	assert_string_equal(e->file, "t.conf");
+	done(&p);
+}
+
+static void expect_error(const char *text, int line, const char *what)
+{
+	expect_error_as(text, DG_MAIN_FILE, line, what);
+}
+
+#define HEAD "version = 1;\nrestricting = ( );\n"
+
+static void valid_policy_parses(void **state)
+{
+	struct parsed p;
+	struct dg_rule_src *r;
+
+	(void)state;
+	parse(&p,
+	      "version = 1;\n"
+	      "restricting = ( \"games-abusers\", 2003 );\n"
+	      "include_dir = \"d\";\n"
+	      "rules = (\n"
+	      "  { name = \"ssh\"; services = [ \"sshd\", \"login\" ];\n"
+	      "    users = [ \"alice\", \"%students\" ];\n"
+	      "    drop = ( \"audio\", \"video\", 2004 ); no_new_privs = true; },\n"
+	      "  { services = \"*\"; keep = \"users\"; }\n"
+	      ");\n",
+	      DG_MAIN_FILE);
+	assert_false(dg_diags_failed(&p.diags));
+	assert_int_equal(p.cfg.restricting.n, 2);
+	assert_string_equal(p.cfg.restricting.v[0].name, "games-abusers");
+	assert_null(p.cfg.restricting.v[1].name);
+	assert_int_equal(p.cfg.restricting.v[1].gid, 2003);
+	assert_string_equal(p.cfg.include_dir, "d");
+	assert_int_equal(p.cfg.n_rules, 2);
+	r = &p.cfg.rules[0];
+	assert_string_equal(r->name, "ssh");
+	assert_int_equal(r->line, 5);
+	assert_int_equal(r->services.n, 2);
+	assert_true(r->users_given);
+	assert_int_equal(r->users.n, 2);
+	assert_int_equal(r->mode, DG_MODE_DROP);
+	assert_int_equal(r->groups.n, 3);
+	assert_true(r->no_new_privs);
+	r = &p.cfg.rules[1];
+	assert_null(r->name);
+	assert_false(r->users_given);
+	assert_int_equal(r->mode, DG_MODE_KEEP);
+	assert_false(r->no_new_privs);
+	done(&p);
+}
+
+static void single_values_arrays_and_lists(void **state)
+{
+	struct parsed p;
+
+	(void)state;
+	parse(&p,
+	      "version = 1; restricting = 7;\n"
+	      "rules = ( { services = ( \"a\", \"b\" ); users = \"u\"; "
+	      "drop = [ 1, 2 ]; } );\n",
+	      DG_MAIN_FILE);
+	assert_false(dg_diags_failed(&p.diags));
+	assert_int_equal(p.cfg.restricting.n, 1);
+	assert_int_equal(p.cfg.rules[0].services.n, 2);
+	assert_int_equal(p.cfg.rules[0].users.n, 1);
+	assert_int_equal(p.cfg.rules[0].groups.n, 2);
+	done(&p);
+}
+
+static void syntax_error(void **state)
+{
+	(void)state;
+	expect_error("version = 1;\nrestricting = ( ;\n", 2, "syntax error");
+}
+
+static void unknown_top_level_key(void **state)
+{
+	(void)state;
+	expect_error(HEAD "colour = \"red\";\n", 3, "unknown key \"colour\"");
+}
+
+static void unknown_rule_key(void **state)
+{
+	(void)state;
+	expect_error(HEAD "rules = ( { name = \"ssh\"; services = \"s\";\n"
+			  " drop = 1; colour = 2; } );\n",
+		     4, "unknown key \"colour\" in rule \"ssh\"");
+}
+
+static void wrong_types(void **state)
+{
+	(void)state;
+	expect_error("version = \"1\";\nrestricting = ( );\n", 1,
+		     "version must be a number");
+	expect_error("version = 1;\nrestricting = { a = 1; };\n", 2,
+		     "restricting must be a group name or a gid");
+	expect_error(HEAD "rules = ( { services = 5; drop = 1; } );\n", 3,
+		     "services must be a string");
+	expect_error(HEAD "rules = ( { services = \"s\"; drop = 1.5; } );\n", 3,
+		     "drop must be a group name or a gid");
+	expect_error(HEAD "rules = ( { services = \"s\"; keep = ( ( 1 ) ); } );\n",
+		     3, "keep must be a group name or a gid");
+	expect_error(HEAD "rules = ( { services = \"s\"; drop = 1;\n"
+			  " no_new_privs = \"yes\"; } );\n",
+		     4, "no_new_privs must be a boolean");
+	expect_error(HEAD "rules = { a = 1; };\n", 3, "rules must be a list");
+	expect_error(HEAD "rules = ( 5 );\n", 3, "each rule must be a group");
+	expect_error(HEAD "rules = ( { name = 5; services = \"s\"; drop = 1; } );\n",
+		     3, "name must be a string");
+	expect_error("version = 1; restricting = ( );\ninclude_dir = 5;\n", 2,
+		     "include_dir must be a string");
+}
+
+static void version_must_be_one(void **state)
+{
+	(void)state;
+	expect_error("version = 2;\nrestricting = ( );\n", 1,
+		     "version 2 is not supported");
+	expect_error("restricting = ( );\n", 0,
+		     "required setting \"version\" is missing");
+}
+
+static void restricting_required_in_main_file_only(void **state)
+{
+	struct parsed p;
+
+	(void)state;
+	expect_error("version = 1;\n", 0,
+		     "required setting \"restricting\" is missing");
+	parse(&p, "version = 1;\n", DG_DROP_IN);
+	assert_false(dg_diags_failed(&p.diags));
+	done(&p);
+}
+
+static void drop_and_keep_exclusive(void **state)
+{
+	(void)state;
+	expect_error(HEAD "rules = (\n { services = \"s\"; drop = 1; keep = 2; } );\n",
+		     4, "has both \"drop\" and \"keep\"");
+	expect_error(HEAD "rules = (\n { services = \"s\"; } );\n", 4,
+		     "has neither \"drop\" nor \"keep\"");
+}
+
+static void services_required(void **state)
+{
+	(void)state;
+	expect_error(HEAD "rules = (\n { name = \"x\"; drop = 1; } );\n", 4,
+		     "rule \"x\" has no \"services\"");
+	expect_error(HEAD "rules = (\n { services = [ ]; drop = 1; } );\n", 4,
+		     "\"services\" is empty");
+	expect_error(HEAD "rules = (\n { services = \"\"; drop = 1; } );\n", 4,
+		     "services has an empty string");
+}
+
+static void include_dir_only_in_main_file(void **state)
+{
+	(void)state;
+	expect_error_as("version = 1;\ninclude_dir = \"x\";\n", DG_DROP_IN, 2,
+			"include_dir is allowed only in the main file");
+	expect_error("version = 1; restricting = ( );\ninclude_dir = \"\";\n", 2,
+		     "include_dir is empty");
+}
+
+static void at_include_is_refused(void **state)
+{
+	(void)state;
+	expect_error(HEAD "  @include \"/tmp/evil.conf\"\n", 3,
+		     "@include is not allowed");
+	expect_error_as("version = 1;\n@include \"x\"\n", DG_DROP_IN, 2,
+			"@include is not allowed");
+}
+
+static void bad_gids_and_names(void **state)
+{
+	(void)state;
+	expect_error("version = 1;\nrestricting = ( -1 );\n", 2,
+		     "gid -1, which is out of range");
+	expect_error("version = 1;\nrestricting = ( 4294967295L );\n", 2,
+		     "out of range");
+	expect_error("version = 1;\nrestricting = ( \"\" );\n", 2,
+		     "empty group name");
+}
+
+static void empty_users_warns(void **state)
+{
+	struct parsed p;
+
+	(void)state;
+	parse(&p, HEAD "rules = ( { services = \"s\"; users = [ ]; drop = 1; } );\n",
+	      DG_MAIN_FILE);
+	assert_false(dg_diags_failed(&p.diags));
+	assert_int_equal(p.diags.n, 1);
+	assert_int_equal(p.diags.v[0].severity, DG_WARNING);
+	done(&p);
+}
+
+static void rules_append_across_files(void **state)
+{
+	struct parsed p;
+
+	(void)state;
+	parse(&p, HEAD "rules = ( { services = \"a\"; drop = 1; } );\n",
+	      DG_MAIN_FILE);
+	assert_int_equal(dg_config_parse(&p.cfg, "d.conf",
+					 "version = 1; restricting = 9;\n"
+					 "rules = ( { services = \"b\"; keep = 2; } );\n",
+					 DG_DROP_IN, &p.diags),
+			 0);
+	assert_false(dg_diags_failed(&p.diags));
+	assert_int_equal(p.cfg.n_rules, 2);
+	assert_string_equal(p.cfg.rules[1].file, "d.conf");
+	assert_int_equal(p.cfg.restricting.n, 1);
+	done(&p);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(valid_policy_parses),
+		cmocka_unit_test(single_values_arrays_and_lists),
+		cmocka_unit_test(syntax_error),
+		cmocka_unit_test(unknown_top_level_key),
+		cmocka_unit_test(unknown_rule_key),
+		cmocka_unit_test(wrong_types),
+		cmocka_unit_test(version_must_be_one),
+		cmocka_unit_test(restricting_required_in_main_file_only),
+		cmocka_unit_test(drop_and_keep_exclusive),
+		cmocka_unit_test(services_required),
+		cmocka_unit_test(include_dir_only_in_main_file),
+		cmocka_unit_test(at_include_is_refused),
+		cmocka_unit_test(bad_gids_and_names),
+		cmocka_unit_test(empty_users_warns),
+		cmocka_unit_test(rules_append_across_files),
+	};
+
+	return cmocka_run_group_tests_name("config", tests, NULL, NULL);
+}
