@@ -4,8 +4,8 @@
 #   unshare --mount --net --pid --fork --mount-proc
 # so every mount below is private to one test and vanishes with it.  The
 # host's /etc is never written: /etc/passwd, /etc/group, /etc/shadow and
-# /etc/nsswitch.conf are bind-mounted from throwaway copies, and /etc/pam.d
-# and /etc/security are empty tmpfs mounts that each test fills.
+# /etc/nsswitch.conf are bind-mounted from throwaway files, and /etc/pam.d
+# and /etc/security from throwaway copies of the host's, which tests edit.
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=${BUILD:-$TOP/build}
@@ -78,8 +78,14 @@ sandbox_etc() {
 		[ -e "/etc/$f" ] || fail "/etc/$f is missing on this host"
 		mount --bind "$T/etc/$f" "/etc/$f"
 	done
-	mount -t tmpfs -o mode=0755 tmpfs /etc/pam.d
-	mount -t tmpfs -o mode=0755 tmpfs /etc/security
+	# Copies of the host's PAM stacks and module settings (pam_env and
+	# pam_limits need theirs), without any policy of ours.
+	for d in pam.d security; do
+		mkdir -m 0755 "$T/$d"
+		cp -a "/etc/$d/." "$T/$d/"
+		mount --bind "$T/$d" "/etc/$d"
+	done
+	rm -rf /etc/security/dropgroups.conf /etc/security/dropgroups.d
 }
 
 sandbox_log() {

@@ -1,0 +1,158 @@
+# Drop-in files: read after the main file in C-locale order, rules
+# appended, restricting added, include_dir resolved and optional.
+
+main_policy() {
+	policy <<-EOF
+	version = 1;
+	restricting = ( );
+	${1:-}
+	rules = ( { name = "main"; services = "sshd"; drop = "*"; } );
+	EOF
+}
+
+drop_in() {
+	mkdir -p -m 0755 "$(dirname "$1")"
+	policy "$1"
+}
+
+test_drop_in_rules_are_appended_after_main_rules() {
+	main_policy
+	drop_in /etc/security/dropgroups.d/50-dg.conf <<-'EOF'
+	version = 1;
+	rules = ( { name = "from-drop-in"; services = "dgtest"; drop = "audio"; } );
+	EOF
+	stack session success
+	run_pam alice open_session
+	assert_rc 0
+	assert_groups 1001 100 44 46 2003 3000
+	assert_log info 1 'rule "from-drop-in"'
+}
+
+test_main_file_rules_win_over_drop_ins() {
+	policy <<-'EOF'
+	version = 1;
+	restricting = ( );
+	rules = ( { name = "main"; services = "dgtest"; drop = "video"; } );
+	EOF
+	drop_in /etc/security/dropgroups.d/10-dg.conf <<-'EOF'
+	version = 1;
+	rules = ( { name = "drop-in"; services = "dgtest"; drop = "audio"; } );
+	EOF
+	stack session success
+	run_pam alice open_session
+	assert_rc 0
+	assert_groups 1001 100 29 46 2003 3000
+}
+
+test_drop_ins_are_read_in_c_locale_order() {
+	# "B.conf" < "a.conf" < "b.conf" in C order (uppercase first).
+	main_policy
+	drop_in /etc/security/dropgroups.d/b.conf <<-'EOF'
+	version = 1;
+	rules = ( { name = "b"; services = "dgtest"; drop = "plugdev"; } );
+	EOF
+	drop_in /etc/security/dropgroups.d/a.conf <<-'EOF'
+	version = 1;
+	rules = ( { name = "a"; services = "dgtest"; drop = "video"; } );
+	EOF
+	drop_in /etc/security/dropgroups.d/B.conf <<-'EOF'
+	version = 1;
+	rules = ( { name = "B"; services = "dgtest"; drop = "audio"; } );
+	EOF
+	stack session success
+	run_pam alice open_session
+	assert_rc 0
+	assert_groups 1001 100 44 46 2003 3000
+	assert_log info 1 'rule "B"'
+}
+
+test_drop_in_restricting_is_added() {
+	policy <<-'EOF'
+	version = 1;
+	restricting = ( "audio" );
+	rules = ( { services = "dgtest"; drop = "*"; } );
+	EOF
+	drop_in /etc/security/dropgroups.d/10-r.conf <<-'EOF'
+	version = 1;
+	restricting = ( "games-abusers" );
+	EOF
+	stack session success
+	run_pam alice open_session
+	assert_rc 0
+	assert_groups 1001 29 2003
+}
+
+test_only_conf_files_are_read() {
+	main_policy
+	for f in README x.conf.dpkg-old .hidden.conf; do
+		echo 'this is not a policy' | drop_in "/etc/security/dropgroups.d/$f"
+	done
+	stack session ignore
+	run_pam alice open_session
+	assert_rc 0
+	assert_untouched
+}
+
+test_missing_include_dir_is_fine() {
+	main_policy 'include_dir = "/etc/security/nowhere.d";'
+	stack session ignore
+	run_pam alice open_session
+	assert_rc 0
+	assert_untouched
+}
+
+test_relative_include_dir_is_resolved_against_the_main_file() {
+	main_policy 'include_dir = "site.d";'
+	drop_in /etc/security/site.d/10.conf <<-'EOF'
+	version = 1;
+	rules = ( { services = "dgtest"; drop = "audio"; } );
+	EOF
+	stack session success
+	# from another working directory, so a cwd-relative open would miss
+	cd /
+	run_pam alice open_session
+	assert_rc 0
+	assert_groups 1001 100 44 46 2003 3000
+}
+
+test_default_include_dir_follows_the_config_name() {
+	# config=/etc/security/site.conf reads /etc/security/site.d/
+	main_policy > /dev/null
+	mv "$POLICY" /etc/security/site.conf
+	drop_in /etc/security/site.d/10.conf <<-'EOF'
+	version = 1;
+	rules = ( { services = "dgtest"; drop = "audio"; } );
+	EOF
+	# the default directory must not be read for this config
+	drop_in /etc/security/dropgroups.d/10.conf <<-'EOF'
+	version = 1;
+	rules = ( { services = "dgtest"; drop = "video"; } );
+	EOF
+	stack session success config=/etc/security/site.conf
+	run_pam alice open_session
+	assert_rc 0
+	assert_groups 1001 100 44 46 2003 3000
+}
+
+test_broken_drop_in_fails_closed() {
+	main_policy
+	drop_in /etc/security/dropgroups.d/10.conf <<-'EOF'
+	version = 1;
+	rules = ( { services = "dgtest"; drop = "audio" } ;
+	EOF
+	stack session session_err
+	run_pam alice open_session
+	assert_failed_closed '/etc/security/dropgroups.d/10.conf:2: syntax error'
+}
+
+test_drop_in_symlink_is_refused() {
+	main_policy
+	drop_in /etc/security/real.conf <<-'EOF'
+	version = 1;
+	EOF
+	mkdir -m 0755 /etc/security/dropgroups.d
+	ln -s ../real.conf /etc/security/dropgroups.d/10.conf
+	stack session session_err
+	run_pam alice open_session
+	assert_failed_closed '/etc/security/dropgroups.d/10.conf: cannot open: it is a symbolic link'
+}

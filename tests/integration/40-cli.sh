@@ -1,0 +1,182 @@
+# dropgroups(8): check and explain, run against the same sandboxed /etc
+# files as the module, and held to agree with it.
+
+cli() {
+	set +e
+	"$DG" "$@" > "$T/out" 2> "$T/err"
+	cli_rc=$?
+	set -e
+	sed 's/^/  stdout: /' "$T/out"
+	sed 's/^/  stderr: /' "$T/err"
+}
+
+assert_cli_rc() {
+	[ "$cli_rc" -eq "$1" ] || fail "dropgroups exited $cli_rc, want $1"
+}
+
+# assert_in FILE ERE: some line of $T/FILE matches
+assert_in() {
+	grep -Eq -- "$2" "$T/$1" || fail "$1 has no line matching /$2/"
+}
+
+example_policy() {
+	policy <<-'EOF'
+	version = 1;
+	restricting = ( "games-abusers" );
+	rules = (
+	  { name = "ssh"; services = [ "sshd", "dgtest" ]; drop = ( "audio", "video", 46 ); },
+	  { name = "students"; services = "*"; users = "%students"; keep = "users"; }
+	);
+	EOF
+}
+
+test_check_accepts_a_valid_policy() {
+	example_policy
+	cli check -c "$POLICY"
+	assert_cli_rc 0
+	assert_in out "^$POLICY: valid: 2 rule\(s\), 1 restricting gid\(s\), 1 file\(s\) read$"
+	[ ! -s "$T/err" ] || fail "check printed problems for a clean policy"
+}
+
+test_check_reads_the_default_path() {
+	example_policy
+	cli check
+	assert_cli_rc 0
+	assert_in out "^$POLICY: valid"
+}
+
+test_check_shipped_example_policy_is_valid() {
+	policy < "$TOP/conf/dropgroups.conf"
+	cli check
+	assert_cli_rc 0
+}
+
+test_check_reports_every_problem_as_file_line_message() {
+	policy <<-'EOF'
+	version = 1;
+	restricting = ( );
+	rules = (
+	  { name = "a"; services = "*"; drop = "*"; colour = 1; },
+	  { name = "b"; services = "*"; }
+	);
+	EOF
+	cli check -c "$POLICY"
+	assert_cli_rc 1
+	assert_in err "^$POLICY:4: unknown key \"colour\" in rule \"a\"$"
+	assert_in err "^$POLICY:5: rule \"b\" has neither \"drop\" nor \"keep\"$"
+	! grep -q valid "$T/out" || fail "an invalid policy was called valid"
+}
+
+test_check_warns_but_accepts_unknown_names_and_restricting_in_drop() {
+	policy <<-'EOF'
+	version = 1;
+	restricting = ( "games-abusers", "no-such-group" );
+	rules = ( { name = "r"; services = "*"; drop = [ "games-abusers", "audio" ]; } );
+	EOF
+	cli check -c "$POLICY"
+	assert_cli_rc 0
+	assert_in err "^$POLICY:2: warning: group \"no-such-group\" in restricting does not exist; it is ignored$"
+	assert_in err "^$POLICY:3: warning: rule \"r\" names restricting group games-abusers\(2003\) in drop; it is never dropped$"
+}
+
+test_check_applies_the_module_file_checks() {
+	example_policy
+	chmod 0666 "$POLICY"
+	cli check -c "$POLICY"
+	assert_cli_rc 1
+	assert_in err "^$POLICY: the file is writable by group or others"
+}
+
+test_check_missing_file() {
+	cli check -c /etc/security/none.conf
+	assert_cli_rc 1
+	assert_in err '^/etc/security/none.conf: cannot open: No such file or directory$'
+}
+
+test_explain_lists_each_group_with_verdict_and_reason() {
+	example_policy
+	cli explain -c "$POLICY" sshd alice
+	assert_cli_rc 0
+	assert_in out '^rule "ssh" \(/etc/security/dropgroups.conf:4\) matches: drop$'
+	assert_in out '^  dropped +audio\(29\) +named$'
+	assert_in out '^  dropped +video\(44\) +named$'
+	assert_in out '^  dropped +plugdev\(46\) +named$'
+	assert_in out '^  kept +users\(100\) +not named$'
+	assert_in out '^  kept +alice\(1001\) +primary$'
+	assert_in out '^  kept +games-abusers\(2003\) +restricting$'
+	assert_in out '^  kept +students\(3000\) +not named$'
+	assert_in out '^groups after: 100 1001 2003 3000$'
+}
+
+test_explain_keep_rule_reasons() {
+	example_policy
+	cli explain -c "$POLICY" su alice
+	assert_cli_rc 0
+	assert_in out '^rule "students" .* matches: keep$'
+	assert_in out '^  kept +users\(100\) +named$'
+	assert_in out '^  dropped +audio\(29\) +not named$'
+	assert_in out '^groups after: 100 1001 2003$'
+}
+
+test_explain_when_no_rule_matches() {
+	example_policy
+	cli explain -c "$POLICY" su bob
+	assert_cli_rc 0
+	assert_in out '^no rule matches'
+}
+
+test_explain_unknown_user() {
+	example_policy
+	cli explain -c "$POLICY" sshd ghost
+	assert_cli_rc 1
+	assert_in err 'user "ghost" does not exist'
+}
+
+test_explain_invalid_policy() {
+	echo 'version = 2; restricting = ( );' | policy
+	cli explain sshd alice
+	assert_cli_rc 1
+	assert_in err "^$POLICY:1: version 2 is not supported"
+}
+
+# explain answers from NSS (initgroups); the module from the process.
+# Start the process with exactly alice's NSS groups and both must agree.
+test_explain_agrees_with_the_module() {
+	example_policy
+	for svc_user in dgtest:alice; do
+		cli explain "${svc_user%%:*}" "${svc_user#*:}"
+		want=$(sed -n 's/^groups after: //p' "$T/out")
+		stack session success
+		run_pam alice open_session
+		assert_rc 0
+		assert_groups $want
+	done
+	# and for the keep rule, through a service name the first rule lacks
+	sed -i 's/"sshd", "dgtest"/"sshd"/' "$POLICY"
+	cli explain dgtest alice
+	want=$(sed -n 's/^groups after: //p' "$T/out")
+	run_pam alice open_session
+	assert_rc 0
+	assert_groups $want
+}
+
+test_usage_errors_exit_2() {
+	for args in "" "frobnicate" "explain sshd" "explain a b c" "check extra" \
+		"check --bogus" "check -c a -c b"; do
+		# shellcheck disable=SC2086
+		cli $args
+		assert_cli_rc 2
+		assert_in err "Try 'dropgroups --help'"
+	done
+}
+
+test_help_and_version() {
+	cli --help
+	assert_cli_rc 0
+	assert_in out '^Usage: dropgroups check \[-c FILE\]$'
+	cli explain --help
+	assert_cli_rc 0
+	cli --version
+	assert_cli_rc 0
+	assert_in out '^dropgroups [0-9]+\.[0-9]+\.[0-9]+$'
+}
