@@ -1,0 +1,71 @@
+# make install, the exported symbols, and the no-mutable-state rule.
+
+test_make_install_puts_each_file_in_place() {
+	local root=$T/root secdir
+	secdir=$(pkg-config --variable=libdir pam)/security
+	make -s -C "$TOP" install DESTDIR="$root" PREFIX=/usr > "$T/install.log" 2>&1 ||
+		{ cat "$T/install.log"; fail "make install failed"; }
+	for f in "$secdir/pam_dropgroups.so" /usr/sbin/dropgroups \
+		/usr/share/man/man8/pam_dropgroups.8 /usr/share/man/man8/dropgroups.8 \
+		/usr/share/man/man5/dropgroups.conf.5 /etc/security/dropgroups.conf \
+		/usr/share/doc/pam_dropgroups/dropgroups.conf.example; do
+		[ -f "$root$f" ] || fail "make install did not install $f"
+		echo "installed $f"
+	done
+	[ -d "$root/etc/security/dropgroups.d" ] || fail "no drop-in directory"
+	case $secdir in
+	*/x86_64-linux-gnu/security) ;;
+	*) [ "$(dpkg --print-architecture)" != amd64 ] || fail "PAM dir $secdir is not the multiarch one" ;;
+	esac
+}
+
+test_make_install_never_overwrites_the_live_policy() {
+	local root=$T/root
+	mkdir -p "$root/etc/security"
+	echo "# the admin's own" > "$root/etc/security/dropgroups.conf"
+	make -s -C "$TOP" install DESTDIR="$root" PREFIX=/usr > /dev/null 2>&1
+	grep -q "the admin's own" "$root/etc/security/dropgroups.conf" ||
+		fail "make install replaced the admin's policy"
+}
+
+test_installed_module_loads_by_name() {
+	# Put the installed module into (a copy of) the PAM directory and use
+	# it by name, as an admin's pam.d line would.
+	local root=$T/root secdir
+	secdir=$(pkg-config --variable=libdir pam)/security
+	make -s -C "$TOP" install DESTDIR="$root" PREFIX=/usr > /dev/null 2>&1
+	mkdir "$T/secdir"
+	cp -a "$secdir/." "$T/secdir/"
+	cp "$root$secdir/pam_dropgroups.so" "$T/secdir/"
+	mount --bind "$T/secdir" "$secdir"
+	policy <<-'EOF'
+	version = 1;
+	restricting = ( "games-abusers" );
+	rules = ( { services = "dgtest"; drop = "*"; } );
+	EOF
+	MODULE=pam_dropgroups.so
+	stack session success
+	run_pam alice open_session
+	assert_rc 0
+	assert_groups 1001 2003
+}
+
+test_module_exports_only_pam_sm_symbols() {
+	local syms
+	syms=$(nm -D --defined-only "$MODULE" | awk '{print $3}' | sort | xargs)
+	[ "$syms" = "pam_sm_authenticate pam_sm_close_session pam_sm_open_session pam_sm_setcred" ] ||
+		fail "exported: $syms"
+}
+
+test_no_mutable_static_state() {
+	# Writable data (.data, .bss) in our objects would be state shared
+	# between PAM handles and threads.  Const tables of pointers live in
+	# .data.rel.ro, read-only once relocated (RELRO), and are fine.
+	local o found=
+	for o in "$BUILD"/{util,diag,config,policy,nss,load,kernel,plan,pam_dropgroups}.o; do
+		if size -A "$o" | awk '$1 ~ /^\.(data|bss)(\.|$)/ && $1 !~ /rel\.ro/ && $2 > 0 { print; bad = 1 } END { exit !bad }'; then
+			found="$found $(basename "$o")"
+		fi
+	done
+	[ -z "$found" ] || fail "writable static data in:$found"
+}
