@@ -74,7 +74,7 @@ check: deps
 	tests/run-all.sh
 
 demo: deps
-	$(MAKE) all
+	$(MAKE) all $(B)/logsink
 	tests/demo.sh
 
 install: all
