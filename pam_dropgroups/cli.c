@@ -154,9 +154,13 @@ static int explain(const struct dg_plan *plan, const char *service)
 		       "every group stays\n");
 		return EXIT_OK;
 	}
-	printf("rule \"%s\" (%s:%d) matches: %s%s\n", plan->rule->label,
-	       plan->rule->src->file, plan->rule->src->line,
-	       plan->rule->mode == DG_MODE_DROP ? "drop" : "keep",
+	if (plan->rule->src->name)
+		printf("rule \"%s\" (%s:%d) matches: ", plan->rule->src->name,
+		       plan->rule->src->file, plan->rule->src->line);
+	else
+		printf("rule at %s:%d matches: ", plan->rule->src->file,
+		       plan->rule->src->line);
+	printf("%s%s\n", plan->rule->mode == DG_MODE_DROP ? "drop" : "keep",
 	       plan->rule->src->no_new_privs ? ", no_new_privs" : "");
 	if (dg_plan_decide(plan, u->groups.v, u->groups.n, &d) < 0) {
 		fprintf(stderr, "dropgroups: out of memory\n");
