@@ -101,8 +101,10 @@ sandbox_log() {
 
 sandbox_setup() {
 	T=$(mktemp -d /tmp/dgtest.XXXXXX)
-	# Everything the test writes lives in memory and dies with it.
+	# Everything the test writes lives in memory and dies with it; the
+	# empty directory on the host goes at exit.
 	mount -t tmpfs -o mode=0700 tmpfs "$T"
+	trap 'cd /; umount -l "$T" 2>/dev/null; rmdir "$T" 2>/dev/null' EXIT
 	chmod 0755 "$T"
 	ip link set lo up 2>/dev/null || true
 	sandbox_dev
