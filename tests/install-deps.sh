@@ -4,7 +4,7 @@
 set -eu
 
 PACKAGES="
-gcc make pkg-config
+gcc make pkg-config binutils
 libpam0g-dev libconfig-dev libcap-dev libcmocka-dev
 pamtester libpam-modules libpam-modules-bin
 util-linux login bsdutils iproute2 procps
