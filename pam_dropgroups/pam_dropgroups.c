@@ -137,50 +137,128 @@ static int apply(pam_handle_t *pamh, const struct dg_plan *plan,
 	return 0;
 }
 
-/* PAM_SUCCESS, PAM_IGNORE (no rule matches) or fail_code. */
-static int trim(pam_handle_t *pamh, int argc, const char **argv,
-		int fail_code)
-{
-	struct dg_diags diags = {0};
-	struct dg_decision decision = {0};
-	struct dg_plan plan = {0};
-	_cleanup_free_ gid_t *current = NULL;
-	_cleanup_free_ char *dropped = NULL, *noted = NULL;
-	const void *service = NULL, *user = NULL;
-	struct args args;
-	size_t n_current = 0;
-	int ret = fail_code, r;
+/* The plan made for one handle, kept as PAM data so that every later
+ * call on the handle (and on its copy in a forked child) acts on the
+ * policy as it was read once.  sshd, for one, runs account management in
+ * its monitor and pam_setcred in the child that becomes the session, and
+ * ignores a pam_setcred failure after a public-key login: the account
+ * check is what refuses a broken policy there, and the child must then
+ * apply exactly what that check accepted. */
+#define PLAN_DATA "pam_dropgroups:plan"
 
-	if (parse_args(pamh, argc, argv, &args) < 0)
-		return fail_code;
+struct kept_plan {
+	char *config, *service, *user;
+	struct dg_plan plan;
+};
+
+static void kept_plan_free(struct kept_plan *k)
+{
+	if (!k)
+		return;
+	dg_plan_free(&k->plan);
+	free(k->config);
+	free(k->service);
+	free(k->user);
+	free(k);
+}
+
+static void kept_plan_cleanup(pam_handle_t *pamh, void *data, int status)
+{
+	(void)pamh, (void)status;
+	kept_plan_free(data);
+}
+
+static bool kept_plan_fits(const struct kept_plan *k, const char *config,
+			   const char *service, const char *user)
+{
+	return strcmp(k->config, config) == 0 &&
+	       strcmp(k->service, service) == 0 && strcmp(k->user, user) == 0;
+}
+
+/* The plan for this handle's service and user: the kept one, or a new
+ * one (then kept).  NULL on failure, logged (one LOG_ERR line). */
+static const struct dg_plan *get_plan(pam_handle_t *pamh,
+				      const struct args *args)
+{
+	const void *service = NULL, *user = NULL, *data = NULL;
+	struct dg_diags diags = {0};
+	struct kept_plan *k;
+	int r;
+
 	if (pam_get_item(pamh, PAM_SERVICE, &service) != PAM_SUCCESS ||
 	    !service || pam_get_item(pamh, PAM_USER, &user) != PAM_SUCCESS ||
 	    !user) {
 		pam_syslog(pamh, LOG_ERR, "no service or user name is set; "
 					  "groups left unchanged");
-		return fail_code;
+		return NULL;
 	}
+	if (pam_get_data(pamh, PLAN_DATA, &data) == PAM_SUCCESS && data &&
+	    kept_plan_fits(data, args->config, service, user))
+		return &((const struct kept_plan *)data)->plan;
 
-	r = dg_plan_prepare(args.config, service, user, &plan, &diags);
+	if (!(k = calloc(1, sizeof(*k))) || !(k->config = strdup(args->config)) ||
+	    !(k->service = strdup(service)) || !(k->user = strdup(user))) {
+		pam_syslog(pamh, LOG_ERR, "out of memory; groups left unchanged");
+		kept_plan_free(k);
+		return NULL;
+	}
+	r = dg_plan_prepare(args->config, service, user, &k->plan, &diags);
 	log_diags(pamh, &diags, r < 0);
-	if (r < 0)
-		goto out;
-	if (!plan.rule) {
-		if (args.debug)
-			pam_syslog(pamh, LOG_DEBUG,
-				   "no rule in %s matches service \"%s\" and "
-				   "user \"%s\"; groups left unchanged",
-				   args.config, (const char *)service,
-				   (const char *)user);
-		ret = PAM_IGNORE;
-		goto out;
+	dg_diags_free(&diags);
+	if (r < 0) {
+		kept_plan_free(k);
+		return NULL;
+	}
+	/* On success PAM owns k (and frees any plan it replaces). */
+	if (pam_set_data(pamh, PLAN_DATA, k, kept_plan_cleanup) != PAM_SUCCESS) {
+		pam_syslog(pamh, LOG_ERR, "cannot keep the policy with the PAM "
+					  "handle; groups left unchanged");
+		kept_plan_free(k);
+		return NULL;
+	}
+	return &k->plan;
+}
+
+static void log_no_rule(pam_handle_t *pamh, const struct args *args,
+			const struct dg_plan *plan)
+{
+	const void *service = NULL;
+
+	if (!args->debug)
+		return;
+	(void)pam_get_item(pamh, PAM_SERVICE, &service);
+	pam_syslog(pamh, LOG_DEBUG,
+		   "no rule in %s matches service \"%s\" and user \"%s\"; "
+		   "groups left unchanged",
+		   args->config, service ? (const char *)service : "?",
+		   plan->user.name);
+}
+
+/* PAM_SUCCESS, PAM_IGNORE (no rule matches) or fail_code. */
+static int trim(pam_handle_t *pamh, int argc, const char **argv,
+		int fail_code)
+{
+	struct dg_decision decision = {0};
+	const struct dg_plan *plan;
+	_cleanup_free_ gid_t *current = NULL;
+	_cleanup_free_ char *dropped = NULL, *noted = NULL;
+	struct args args;
+	size_t n_current = 0;
+	int ret = fail_code, r;
+
+	if (parse_args(pamh, argc, argv, &args) < 0 ||
+	    !(plan = get_plan(pamh, &args)))
+		return fail_code;
+	if (!plan->rule) {
+		log_no_rule(pamh, &args, plan);
+		return PAM_IGNORE;
 	}
 	if ((r = dg_get_groups(&current, &n_current)) < 0) {
 		pam_syslog(pamh, LOG_ERR, "getgroups failed: %s; groups left "
 					  "unchanged", strerror(-r));
-		goto out;
+		return fail_code;
 	}
-	if (dg_plan_decide(&plan, current, n_current, &decision) < 0 ||
+	if (dg_plan_decide(plan, current, n_current, &decision) < 0 ||
 	    !(dropped = list_groups(&decision, false, false)) ||
 	    !(noted = list_groups(&decision, true, true))) {
 		pam_syslog(pamh, LOG_ERR, "out of memory; groups left "
@@ -191,18 +269,16 @@ static int trim(pam_handle_t *pamh, int argc, const char **argv,
 		pam_syslog(pamh, LOG_NOTICE,
 			   "rule \"%s\" names restricting group(s) %s in drop; "
 			   "they stay",
-			   plan.rule->label, noted);
-	if (apply(pamh, &plan, &decision) < 0)
+			   plan->rule->label, noted);
+	if (apply(pamh, plan, &decision) < 0)
 		goto out;
 	pam_syslog(pamh, LOG_INFO, "user \"%s\", rule \"%s\": dropped %s%s",
-		   (const char *)user, plan.rule->label,
+		   plan->user.name, plan->rule->label,
 		   *dropped ? dropped : "no groups",
-		   plan.rule->src->no_new_privs ? "; no_new_privs set" : "");
+		   plan->rule->src->no_new_privs ? "; no_new_privs set" : "");
 	ret = PAM_SUCCESS;
 out:
 	dg_decision_free(&decision);
-	dg_plan_free(&plan);
-	dg_diags_free(&diags);
 	return ret;
 }
 
@@ -220,6 +296,26 @@ PAM_EXTERN int pam_sm_setcred(pam_handle_t *pamh, int flags, int argc,
 	if (flags & (PAM_ESTABLISH_CRED | PAM_REINITIALIZE_CRED))
 		return trim(pamh, argc, argv, PAM_CRED_ERR);
 	return PAM_SUCCESS; /* refresh or delete: nothing of ours to do */
+}
+
+/* Account management changes nothing: it reads and checks the policy and
+ * the user, so that a broken policy refuses the login before a session
+ * starts, even in programs that ignore a failing pam_setcred. */
+PAM_EXTERN int pam_sm_acct_mgmt(pam_handle_t *pamh, int flags, int argc,
+				const char **argv)
+{
+	const struct dg_plan *plan;
+	struct args args;
+
+	(void)flags;
+	if (parse_args(pamh, argc, argv, &args) < 0 ||
+	    !(plan = get_plan(pamh, &args)))
+		return PAM_PERM_DENIED;
+	if (!plan->rule) {
+		log_no_rule(pamh, &args, plan);
+		return PAM_IGNORE;
+	}
+	return PAM_SUCCESS;
 }
 
 PAM_EXTERN int pam_sm_open_session(pam_handle_t *pamh, int flags, int argc,

@@ -126,6 +126,7 @@ policy() {
 # stack MODE EXPECT [ARG...]: write /etc/pam.d/$SERVICE.
 #   MODE session: the module in the session stack;
 #   MODE setcred: the module in the auth stack (for pam_setcred);
+#   MODE account: the module in the account stack;
 #   MODE none: the same stacks without the module (the baseline).
 # The stack succeeds if and only if the module returns EXPECT (success,
 # ignore, session_err, cred_err, ...), and pam_exec records the groups
@@ -148,6 +149,13 @@ stack() {
 			echo "auth required pam_permit.so"
 			echo "session $mod"
 			echo "session required pam_deny.so"
+			echo "session required pam_permit.so"
+			;;
+		account)
+			echo "auth required pam_permit.so"
+			echo "account $mod"
+			echo "account required pam_deny.so"
+			echo "account required pam_permit.so"
 			echo "session required pam_permit.so"
 			;;
 		none)

@@ -347,3 +347,52 @@ test_user_groups_come_from_the_process_not_nss() {
 	assert_rc 0
 	assert_groups 1001 65534
 }
+
+test_account_management_checks_but_changes_nothing() {
+	ssh_policy
+	stack account success
+	run_pam alice acct_mgmt open_session
+	assert_rc 0
+	assert_untouched
+	assert_log info 0
+}
+
+test_account_management_ignores_when_no_rule_matches() {
+	policy <<-'EOF'
+	version = 1;
+	restricting = ( );
+	rules = ( { services = "sshd"; drop = "*"; } );
+	EOF
+	stack account ignore
+	run_pam alice acct_mgmt open_session
+	assert_rc 0
+	assert_untouched
+}
+
+test_account_management_refuses_a_broken_policy() {
+	echo 'version = 1; restricting = ( ); colour = 1;' | policy
+	stack account perm_denied
+	run_pam alice acct_mgmt open_session
+	assert_failed_closed "$POLICY:1: unknown key \"colour\""
+}
+
+# The policy read by account management is the one the session applies:
+# sshd checks in one process and sets credentials in another, and must
+# not apply a policy it never checked.
+test_session_applies_the_policy_that_account_management_checked() {
+	ssh_policy
+	{
+		echo "auth required pam_permit.so"
+		echo "account required $MODULE config=$POLICY"
+		echo "account optional pam_exec.so quiet $TOP/tests/break-policy.sh $POLICY"
+		echo "session required $MODULE config=$POLICY"
+		echo "session optional pam_exec.so quiet $TOP/tests/record-groups.sh $T/groups"
+	} > "/etc/pam.d/$SERVICE"
+	run_pam alice acct_mgmt open_session
+	assert_rc 0
+	assert_groups 1001 100 2003 3000
+	# baseline: the same broken file without the account step fails
+	run_pam alice open_session
+	[ "$rc" -ne 0 ] || fail "the broken policy was accepted"
+	assert_untouched
+}

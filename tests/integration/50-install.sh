@@ -53,7 +53,7 @@ test_installed_module_loads_by_name() {
 test_module_exports_only_pam_sm_symbols() {
 	local syms
 	syms=$(nm -D --defined-only "$MODULE" | awk '{print $3}' | sort | xargs)
-	[ "$syms" = "pam_sm_authenticate pam_sm_close_session pam_sm_open_session pam_sm_setcred" ] ||
+	[ "$syms" = "pam_sm_acct_mgmt pam_sm_authenticate pam_sm_close_session pam_sm_open_session pam_sm_setcred" ] ||
 		fail "exported: $syms"
 }
 

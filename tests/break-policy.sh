@@ -1,0 +1,3 @@
+#!/bin/sh
+# Run by pam_exec in a test stack: breaks the policy file in place.
+echo 'this is not libconfig' >> "$1"
