@@ -21,15 +21,26 @@
 struct args {
 	const char *config;
 	bool debug;
+	/* Fail with PAM_SYSTEM_ERR: sudo treats PAM_SESSION_ERR from
+	 * pam_open_session as harmless and runs the command anyway. */
+	bool system_err;
 };
 
+/* Parse the module arguments.  `system_err` is honoured even when another
+ * argument is wrong, so that a typo elsewhere on a sudo line still fails
+ * in a way sudo does not ignore. */
 static int parse_args(pam_handle_t *pamh, int argc, const char **argv,
 		      struct args *args)
 {
 	*args = (struct args){.config = DG_DEFAULT_CONFIG};
+	for (int i = 0; i < argc; i++)
+		if (strcmp(argv[i], "system_err") == 0)
+			args->system_err = true;
 	for (int i = 0; i < argc; i++) {
 		if (strcmp(argv[i], "debug") == 0)
 			args->debug = true;
+		else if (strcmp(argv[i], "system_err") == 0)
+			continue;
 		else if (strncmp(argv[i], "config=", 7) == 0 &&
 			 argv[i][7] == '/')
 			args->config = argv[i] + 7;
@@ -47,6 +58,12 @@ static int parse_args(pam_handle_t *pamh, int argc, const char **argv,
 		}
 	}
 	return 0;
+}
+
+/* The code a failure returns: the caller's, or PAM_SYSTEM_ERR. */
+static int failure(const struct args *args, int fail_code)
+{
+	return args->system_err ? PAM_SYSTEM_ERR : fail_code;
 }
 
 static void log_diags(pam_handle_t *pamh, const struct dg_diags *diags,
@@ -244,10 +261,11 @@ static int trim(pam_handle_t *pamh, int argc, const char **argv,
 	_cleanup_free_ char *dropped = NULL, *noted = NULL;
 	struct args args;
 	size_t n_current = 0;
-	int ret = fail_code, r;
+	int ret, r;
 
-	if (parse_args(pamh, argc, argv, &args) < 0 ||
-	    !(plan = get_plan(pamh, &args)))
+	r = parse_args(pamh, argc, argv, &args);
+	ret = fail_code = failure(&args, fail_code);
+	if (r < 0 || !(plan = get_plan(pamh, &args)))
 		return fail_code;
 	if (!plan->rule) {
 		log_no_rule(pamh, &args, plan);
@@ -310,7 +328,7 @@ PAM_EXTERN int pam_sm_acct_mgmt(pam_handle_t *pamh, int flags, int argc,
 	(void)flags;
 	if (parse_args(pamh, argc, argv, &args) < 0 ||
 	    !(plan = get_plan(pamh, &args)))
-		return PAM_PERM_DENIED;
+		return failure(&args, PAM_PERM_DENIED);
 	if (!plan->rule) {
 		log_no_rule(pamh, &args, plan);
 		return PAM_IGNORE;

@@ -9,6 +9,7 @@ libpam0g-dev libconfig-dev libcap-dev libcmocka-dev
 pamtester libpam-modules libpam-modules-bin
 util-linux login bsdutils iproute2 procps
 man-db groff-base
+sudo openssh-server openssh-client
 "
 
 missing=""
@@ -24,6 +25,16 @@ if [ "$(id -u)" != 0 ]; then
 fi
 echo "install-deps: installing$missing"
 export DEBIAN_FRONTEND=noninteractive
+# The tests start their own sshd in a private namespace; the package must
+# not start one on the host.  Deny service starts during the install,
+# unless the machine already has its own policy-rc.d.
+made_policy=
+if [ ! -e /usr/sbin/policy-rc.d ]; then
+	printf '#!/bin/sh\nexit 101\n' > /usr/sbin/policy-rc.d
+	chmod 0755 /usr/sbin/policy-rc.d
+	made_policy=1
+fi
+trap '[ -z "$made_policy" ] || rm -f /usr/sbin/policy-rc.d' EXIT
 apt-get update -qq
 # shellcheck disable=SC2086
 apt-get install -y -qq --no-install-recommends $missing

@@ -102,6 +102,19 @@ sandbox_log() {
 	fail "logsink did not start"
 }
 
+# Writable throwaway copies of the places login programs write to
+# (utmp, lastlog, sshd's privsep directory, homes).
+sandbox_var() {
+	mount -t tmpfs -o mode=0755 tmpfs /run
+	mkdir -m 0755 /run/sshd
+	mount -t tmpfs -o mode=0755 tmpfs /var/log
+	mount -t tmpfs -o mode=0755 tmpfs /home
+	for u in alice bob; do
+		mkdir -m 0755 "/home/$u"
+		chown "$u:$u" "/home/$u"
+	done
+}
+
 sandbox_setup() {
 	T=$(mktemp -d /tmp/dgtest.XXXXXX)
 	# Everything the test writes lives in memory and dies with it; the
@@ -112,7 +125,41 @@ sandbox_setup() {
 	ip link set lo up 2>/dev/null || true
 	sandbox_dev
 	sandbox_etc
+	sandbox_var
 	sandbox_log
+}
+
+# Make "pam_dropgroups.so" resolve by name, as in an admin's pam.d line:
+# the PAM module directory becomes a copy holding the built module too.
+module_by_name() {
+	local secdir
+	secdir=$(pkg-config --variable=libdir pam)/security
+	mkdir "$T/secdir"
+	cp -a "$secdir/." "$T/secdir/"
+	cp "$BUILD/pam_dropgroups.so" "$T/secdir/"
+	mount --bind "$T/secdir" "$secdir"
+}
+
+# use_snippet NAME [SERVICE]: append conf/pam.d/NAME, as shipped, to the
+# sandbox's copy of /etc/pam.d/SERVICE (default NAME).
+use_snippet() {
+	cat "$TOP/conf/pam.d/$1" >> "/etc/pam.d/${2:-$1}"
+}
+
+# The groups in a command's `id -G` output, sorted.
+sorted() {
+	echo "$@" | xargs -n1 | sort -n -u | xargs
+}
+
+# assert_ids GOT WANT...: compare two group lists as sets.
+assert_ids() {
+	local got want
+	got=$(sorted $1)
+	shift
+	want=$(sorted "$@")
+	[ -n "$got" ] || fail "the command printed no groups"
+	[ "$got" = "$want" ] || fail "groups: want [$want], got [$got]"
+	echo "groups: $got"
 }
 
 # policy [FILE]: write the policy (stdin), root-owned 0644.

@@ -294,3 +294,26 @@ test_oversized_policy_file() {
 	head -c 2000000 /dev/zero | tr '\0' '#' >> "$POLICY"
 	expect_session_failure "$POLICY: file is larger than 1048576 bytes"
 }
+
+test_system_err_option_changes_only_the_failure_code() {
+	good_policy
+	stack session system_err "config=$POLICY" system_err
+	PRE=(--inh-caps=-all --bounding-set=-setgid)
+	run_pam alice open_session
+	assert_failed_closed 'lacks CAP_SETGID'
+}
+
+test_system_err_survives_a_typo_in_another_argument() {
+	good_policy
+	stack session system_err "config=$POLICY" system_err colur=red
+	run_pam alice open_session
+	assert_failed_closed 'unknown option "colur=red"'
+}
+
+test_system_err_option_still_trims() {
+	good_policy
+	stack session success "config=$POLICY" system_err
+	run_pam alice open_session
+	assert_rc 0
+	assert_groups 1001 2003
+}
