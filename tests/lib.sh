@@ -50,6 +50,7 @@ sandbox_etc() {
 	root:x:0:0:root:/root:/bin/bash
 	alice:x:1001:1001:Alice:/home/alice:/bin/bash
 	bob:x:1002:1002:Bob:/home/bob:/bin/bash
+	sshd:x:105:65534::/run/sshd:/usr/sbin/nologin
 	nobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin
 	EOP
 	cat > "$T/etc/group" <<-'EOG'
@@ -67,7 +68,7 @@ sandbox_etc() {
 	EOG
 	# Password "test" for everyone, for the login programs that ask.
 	local hash='$6$dgtest$058IP/RahrrmpX5vzWklHe7HLvxxeQDvmajHLXPkh1mBbOWyCs3UO/PJds2Zp0obxbIFacInMXuwgfy1l7nc80'
-	for u in root alice bob nobody; do
+	for u in root alice bob sshd nobody; do
 		echo "$u:$hash:19000:0:99999:7:::"
 	done > "$T/etc/shadow"
 	sed 's/:.*//; s/$/:*::/' "$T/etc/group" > "$T/etc/gshadow"
