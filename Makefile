@@ -11,6 +11,8 @@ SBINDIR      ?= $(PREFIX)/sbin
 MANDIR       ?= $(PREFIX)/share/man
 SYSCONFDIR   ?= /etc
 DOCDIR       ?= $(PREFIX)/share/doc/pam_dropgroups
+# pam-auth-update(8) profiles are Debian's, and live under /usr.
+PAMCONFIGDIR ?= /usr/share/pam-configs
 # PAM loads modules from one directory; derive it from libpam itself
 # (on Debian 12: /usr/lib/x86_64-linux-gnu/security).
 SECUREDIR    ?= $(shell pkg-config --variable=libdir pam 2>/dev/null || \
@@ -85,6 +87,9 @@ install: all
 	install -D -m 0644 man/dropgroups.8 $(DESTDIR)$(MANDIR)/man8/dropgroups.8
 	install -D -m 0644 man/dropgroups.conf.5 $(DESTDIR)$(MANDIR)/man5/dropgroups.conf.5
 	install -D -m 0644 conf/dropgroups.conf $(DESTDIR)$(DOCDIR)/dropgroups.conf.example
+	install -d -m 0755 $(DESTDIR)$(DOCDIR)/pam.d
+	install -m 0644 conf/pam.d/* $(DESTDIR)$(DOCDIR)/pam.d/
+	install -D -m 0644 conf/pam-configs/dropgroups $(DESTDIR)$(PAMCONFIGDIR)/dropgroups
 	# The live policy is the admin's: never overwrite it.
 	test -e $(DESTDIR)$(SYSCONFDIR)/security/dropgroups.conf || \
 		install -D -m 0644 conf/dropgroups.conf \

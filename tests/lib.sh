@@ -17,6 +17,9 @@ SERVICE=dgtest
 # alice's groups as initgroups(3) would set them from the test /etc/group.
 ALICE_GROUPS="1001 100 29 44 46 2003 3000"
 START=${ALICE_GROUPS// /,}
+# ... and after the login programs' test policy drops audio, video, plugdev.
+ALL=$ALICE_GROUPS
+TRIMMED="1001 100 2003 3000"
 
 fail() {
 	echo "FAIL: $*" >&2
@@ -130,15 +133,18 @@ sandbox_setup() {
 	sandbox_log
 }
 
-# Make "pam_dropgroups.so" resolve by name, as in an admin's pam.d line:
-# the PAM module directory becomes a copy holding the built module too.
+# module_by_name [SO]: make "pam_dropgroups.so" resolve by name, as in an
+# admin's pam.d line: the PAM module directory becomes a copy holding SO
+# (default: the built module) too.
 module_by_name() {
 	local secdir
 	secdir=$(pkg-config --variable=libdir pam)/security
-	mkdir "$T/secdir"
-	cp -a "$secdir/." "$T/secdir/"
-	cp "$BUILD/pam_dropgroups.so" "$T/secdir/"
-	mount --bind "$T/secdir" "$secdir"
+	if [ ! -d "$T/secdir" ]; then
+		mkdir "$T/secdir"
+		cp -a "$secdir/." "$T/secdir/"
+		mount --bind "$T/secdir" "$secdir"
+	fi
+	cp "${1:-$BUILD/pam_dropgroups.so}" "$T/secdir/pam_dropgroups.so"
 }
 
 # use_snippet NAME [SERVICE]: append conf/pam.d/NAME, as shipped, to the

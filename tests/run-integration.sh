@@ -16,7 +16,7 @@ fi
 
 pass=0 failed=0 n=0
 for file in "$TOP"/tests/integration/*.sh; do
-	for t in $(bash -c ". '$file'; declare -F" | awk '{print $3}' | grep '^test_' | grep -E -- "$filter"); do
+	for t in $(TOP=$TOP bash -c ". '$file'; declare -F" | awk '{print $3}' | grep '^test_' | grep -E -- "$filter"); do
 		n=$((n + 1))
 		log=$logdir/$t.log
 		if timeout 300 unshare --mount --net --pid --fork --mount-proc -- \

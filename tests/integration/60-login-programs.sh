@@ -3,9 +3,6 @@
 # the unchanged stack keeps every group (the baseline), the snippet trims
 # the user's processes, and a broken policy refuses the login.
 
-ALL="1001 29 44 46 100 2003 3000"
-TRIMMED="1001 100 2003 3000"
-
 login_policy() {
 	module_by_name
 	policy <<-'EOF'
