@@ -10,6 +10,7 @@ pamtester libpam-modules libpam-modules-bin
 util-linux login bsdutils iproute2 procps
 man-db groff-base
 sudo openssh-server openssh-client
+debhelper dpkg-dev lintian fakeroot
 "
 
 missing=""

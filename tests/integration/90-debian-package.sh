@@ -1,0 +1,99 @@
+# debian/: the libpam-dropgroups package builds with dpkg-buildpackage, is
+# lintian-clean at error level, and installs (and removes) cleanly in a
+# throwaway root: overlays on /usr, /etc and /var, private to the test.
+
+build_deb() {
+	local src=$T/src/pam-dropgroups
+	mkdir -p "$src"
+	# the working tree, without build outputs
+	tar -C "$TOP" --exclude=./build --exclude=./.git -c . | tar -C "$src" -x
+	(cd "$src" && dpkg-buildpackage -us -uc -b) > "$T/build.log" 2>&1 ||
+		{ tail -n 30 "$T/build.log"; fail "dpkg-buildpackage failed"; }
+	DEB=$(ls "$T"/src/libpam-dropgroups_*.deb)
+	echo "built $(basename "$DEB")"
+}
+
+# Everything below /usr, /etc and /var now writes to tmpfs.  The host's
+# user and group files show through, as dpkg needs them; test_users puts
+# the test's own on top for a login, and host_users takes them off.
+throwaway_root() {
+	local d
+	for d in usr etc var; do
+		mkdir -p "$T/ov/$d/up" "$T/ov/$d/work"
+		mount -t overlay overlay \
+			-o "lowerdir=/$d,upperdir=$T/ov/$d/up,workdir=$T/ov/$d/work" "/$d"
+	done
+	rm -rf /etc/security/dropgroups.conf /etc/security/dropgroups.d
+	! dpkg -s libpam-dropgroups > /dev/null 2>&1 ||
+		fail "libpam-dropgroups is already installed on this host"
+}
+
+test_users() {
+	local f
+	for f in passwd group shadow gshadow nsswitch.conf; do
+		[ -e "$T/etc/$f" ] && mount --bind "$T/etc/$f" "/etc/$f"
+	done
+}
+
+host_users() {
+	local f
+	for f in passwd group shadow gshadow nsswitch.conf; do
+		[ -e "$T/etc/$f" ] && umount "/etc/$f"
+	done
+}
+
+test_debian_package_builds_lintian_clean() {
+	build_deb
+	lintian --fail-on error "$DEB" > "$T/lintian.log" 2>&1 ||
+		{ cat "$T/lintian.log"; fail "lintian reports errors"; }
+	sed 's/^/  lintian: /' "$T/lintian.log"
+}
+
+test_debian_package_installs_each_file_in_place() {
+	local secdir f
+	build_deb
+	throwaway_root
+	dpkg -i "$DEB" > "$T/dpkg.log" 2>&1 || { cat "$T/dpkg.log"; fail "dpkg -i failed"; }
+	secdir=/usr/lib/$(dpkg-architecture -qDEB_HOST_MULTIARCH)/security
+	for f in "$secdir/pam_dropgroups.so" /usr/sbin/dropgroups \
+		/usr/share/man/man8/pam_dropgroups.8.gz /usr/share/man/man8/dropgroups.8.gz \
+		/usr/share/man/man5/dropgroups.conf.5.gz /usr/share/pam-configs/dropgroups \
+		/etc/security/dropgroups.conf /usr/share/doc/libpam-dropgroups/copyright \
+		/usr/share/doc/libpam-dropgroups/pam.d/sshd; do
+		[ -f "$f" ] || fail "the package did not install $f"
+		dpkg -S "$f" > /dev/null || fail "$f is not owned by the package"
+		echo "installed $f"
+	done
+	dpkg-query -W -f='${Conffiles}\n' libpam-dropgroups | grep -q ' /etc/security/dropgroups.conf ' ||
+		fail "the example policy is not a conffile"
+	/usr/sbin/dropgroups --version | grep -q '^dropgroups ' || fail "the CLI does not run"
+	test_users
+	/usr/sbin/dropgroups check || fail "the shipped policy is not valid"
+	# "Default: no": installing must not change any stack
+	! grep -l pam_dropgroups /etc/pam.d/common-* || fail "installing enabled the profile"
+}
+
+test_debian_package_profile_trims_su_and_removal_cleans_up() {
+	build_deb
+	throwaway_root
+	dpkg -i "$DEB" > "$T/dpkg.log" 2>&1 || { cat "$T/dpkg.log"; fail "dpkg -i failed"; }
+	policy <<-'EOF'
+	version = 1;
+	restricting = ( "games-abusers" );
+	rules = ( { services = "su"; drop = [ "audio", "video", "plugdev" ]; } );
+	EOF
+	DEBIAN_FRONTEND=noninteractive pam-auth-update --enable dropgroups
+	test_users
+	out=$(su alice -c 'id -G')
+	assert_ids "$out" $TRIMMED
+	host_users
+	dpkg -r libpam-dropgroups > "$T/dpkg.log" 2>&1 || { cat "$T/dpkg.log"; fail "dpkg -r failed"; }
+	! grep -l pam_dropgroups /etc/pam.d/common-* || fail "removal left the module in the stacks"
+	test_users
+	out=$(su alice -c 'id -G')
+	assert_ids "$out" $ALL
+	host_users
+	[ -f /etc/security/dropgroups.conf ] || fail "remove (not purge) deleted the conffile"
+	dpkg -P libpam-dropgroups > "$T/dpkg.log" 2>&1
+	[ ! -e /etc/security/dropgroups.conf ] || fail "purge kept the conffile"
+}
