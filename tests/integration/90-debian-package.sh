@@ -14,8 +14,8 @@ build_deb() {
 }
 
 # Everything below /usr, /etc and /var now writes to tmpfs.  The host's
-# user and group files show through, as dpkg needs them; test_users puts
-# the test's own on top for a login, and host_users takes them off.
+# user and group files show through, as dpkg needs them; use_test_users puts
+# the test's own on top for a login, and use_host_users takes them off.
 throwaway_root() {
 	local d
 	for d in usr etc var; do
@@ -28,14 +28,14 @@ throwaway_root() {
 		fail "libpam-dropgroups is already installed on this host"
 }
 
-test_users() {
+use_test_users() {
 	local f
 	for f in passwd group shadow gshadow nsswitch.conf; do
 		[ -e "$T/etc/$f" ] && mount --bind "$T/etc/$f" "/etc/$f"
 	done
 }
 
-host_users() {
+use_host_users() {
 	local f
 	for f in passwd group shadow gshadow nsswitch.conf; do
 		[ -e "$T/etc/$f" ] && umount "/etc/$f"
@@ -67,7 +67,7 @@ test_debian_package_installs_each_file_in_place() {
 	dpkg-query -W -f='${Conffiles}\n' libpam-dropgroups | grep -q ' /etc/security/dropgroups.conf ' ||
 		fail "the example policy is not a conffile"
 	/usr/sbin/dropgroups --version | grep -q '^dropgroups ' || fail "the CLI does not run"
-	test_users
+	use_test_users
 	/usr/sbin/dropgroups check || fail "the shipped policy is not valid"
 	# "Default: no": installing must not change any stack
 	! grep -l pam_dropgroups /etc/pam.d/common-* || fail "installing enabled the profile"
@@ -83,16 +83,16 @@ test_debian_package_profile_trims_su_and_removal_cleans_up() {
 	rules = ( { services = "su"; drop = [ "audio", "video", "plugdev" ]; } );
 	EOF
 	DEBIAN_FRONTEND=noninteractive pam-auth-update --enable dropgroups
-	test_users
+	use_test_users
 	out=$(su alice -c 'id -G')
 	assert_ids "$out" $TRIMMED
-	host_users
+	use_host_users
 	dpkg -r libpam-dropgroups > "$T/dpkg.log" 2>&1 || { cat "$T/dpkg.log"; fail "dpkg -r failed"; }
 	! grep -l pam_dropgroups /etc/pam.d/common-* || fail "removal left the module in the stacks"
-	test_users
+	use_test_users
 	out=$(su alice -c 'id -G')
 	assert_ids "$out" $ALL
-	host_users
+	use_host_users
 	[ -f /etc/security/dropgroups.conf ] || fail "remove (not purge) deleted the conffile"
 	dpkg -P libpam-dropgroups > "$T/dpkg.log" 2>&1
 	[ ! -e /etc/security/dropgroups.conf ] || fail "purge kept the conffile"
