@@ -51,6 +51,7 @@ sandbox_etc() {
 	mkdir -m 0755 "$T/etc"
 	cat > "$T/etc/passwd" <<-'EOP'
 	root:x:0:0:root:/root:/bin/bash
+	bin:x:2:2:bin:/bin:/usr/sbin/nologin
 	alice:x:1001:1001:Alice:/home/alice:/bin/bash
 	bob:x:1002:1002:Bob:/home/bob:/bin/bash
 	sshd:x:105:65534::/run/sshd:/usr/sbin/nologin
@@ -58,6 +59,7 @@ sandbox_etc() {
 	EOP
 	cat > "$T/etc/group" <<-'EOG'
 	root:x:0:
+	bin:x:2:
 	audio:x:29:alice
 	video:x:44:alice
 	plugdev:x:46:alice
@@ -71,7 +73,7 @@ sandbox_etc() {
 	EOG
 	# Password "test" for everyone, for the login programs that ask.
 	local hash='$6$dgtest$058IP/RahrrmpX5vzWklHe7HLvxxeQDvmajHLXPkh1mBbOWyCs3UO/PJds2Zp0obxbIFacInMXuwgfy1l7nc80'
-	for u in root alice bob sshd nobody; do
+	for u in root bin alice bob sshd nobody; do
 		echo "$u:$hash:19000:0:99999:7:::"
 	done > "$T/etc/shadow"
 	sed 's/:.*//; s/$/:*::/' "$T/etc/group" > "$T/etc/gshadow"

@@ -1,0 +1,129 @@
+# The article's attacks, over the real su (and sshd): alice is in
+# games-abusers, and her session drops "*".  The policy says that
+# games-abusers is restricting, so every attack must still fail.  Each
+# test also shows the attack working when the group really is gone
+# (setpriv --groups without it), so it can fail.
+
+. "$TOP/tests/sshd.sh"
+
+# Alice's groups, minus games-abusers: what an attacker would want.
+WITHOUT_ABUSERS=1001,100,29,44,46,3000
+
+attack_policy() {
+	module_by_name
+	policy <<-EOF
+	version = 1;
+	restricting = ( "games-abusers" );
+	rules = ( { name = "shed-everything"; services = [ "su", "sshd" ]; drop = "*"; ${1:-} } );
+	EOF
+	use_snippet su
+}
+
+# as_alice CMD: through the real su, with the module trimming.
+as_alice() {
+	set +e
+	out=$(su alice -c "$1" 2>&1)
+	rc=$?
+	set -e
+	echo "  su alice -c '$1' -> rc $rc: $out"
+}
+
+# as_alice_without_the_group CMD: alice's identity with games-abusers
+# really gone, which is what the module must never allow.
+as_alice_without_the_group() {
+	set +e
+	out=$(setpriv --reuid alice --regid alice --groups "$WITHOUT_ABUSERS" \
+		--inh-caps=-all env HOME=/home/alice sh -c "$1" 2>&1)
+	rc=$?
+	set -e
+	echo "  (without games-abusers) '$1' -> rc $rc: $out"
+}
+
+games_dir() {
+	mkdir -p "$T/srv/games"
+	echo "high scores" > "$T/srv/games/scores"
+	chown -R bin:games-abusers "$T/srv/games"
+	chmod 705 "$T/srv/games"
+	chmod 644 "$T/srv/games/scores"
+	mount --bind "$T/srv" /srv
+}
+
+test_attack_chmod_705_directory_stays_closed() {
+	attack_policy
+	games_dir
+	as_alice 'id -G; cat /srv/games/scores'
+	echo "$out" | grep -qx '1001 2003' || fail "the session was not trimmed to primary + restricting"
+	echo "$out" | grep -q 'Permission denied' || fail "alice read the games directory"
+	! echo "$out" | grep -q 'high scores' || fail "alice read the scores"
+	as_alice_without_the_group 'cat /srv/games/scores'
+	[ "$out" = "high scores" ] || fail "baseline: without the group the directory should open"
+}
+
+test_attack_acl_deny_entry_still_denies() {
+	attack_policy
+	echo "secret" > "$T/data"
+	chmod 644 "$T/data"
+	setfacl -m g:games-abusers:--- "$T/data" || fail "this filesystem has no POSIX ACLs"
+	getfacl -p "$T/data" | sed 's/^/  acl: /'
+	as_alice "cat $T/data"
+	echo "$out" | grep -q 'Permission denied' || fail "alice read a file her ACL denies"
+	as_alice_without_the_group "cat $T/data"
+	[ "$out" = secret ] || fail "baseline: without the group the ACL should not deny"
+}
+
+sudoers_deny_abusers() {
+	mkdir -p "$T/sudo"
+	cat > "$T/sudoers" <<-'EOF'
+	Defaults env_reset
+	root ALL=(ALL:ALL) ALL
+	ALL, !%games-abusers ALL=(root) NOPASSWD: /usr/bin/id
+	EOF
+	chmod 0440 "$T/sudoers"
+	mount --bind "$T/sudoers" /etc/sudoers
+	visudo -c -f /etc/sudoers > /dev/null || fail "test sudoers is invalid"
+}
+
+test_attack_sudoers_negated_group_still_denies() {
+	attack_policy
+	sudoers_deny_abusers
+	as_alice 'sudo -n /usr/bin/id -u'
+	[ "$rc" -ne 0 ] && ! echo "$out" | grep -qx 0 || fail "sudo let a member of games-abusers run id as root"
+	as_alice_without_the_group 'sudo -n /usr/bin/id -u'
+	echo "$out" | grep -qx 0 || fail "baseline: without the group sudo should allow it"
+}
+
+test_attack_no_new_privs_makes_setuid_sudo_useless() {
+	attack_policy 'no_new_privs = true;'
+	cat > "$T/sudoers" <<-'EOF'
+	root ALL=(ALL:ALL) ALL
+	alice ALL=(root) NOPASSWD: /usr/bin/id
+	EOF
+	chmod 0440 "$T/sudoers"
+	mount --bind "$T/sudoers" /etc/sudoers
+	as_alice 'id -G; grep NoNewPrivs /proc/self/status; sudo -n /usr/bin/id -u'
+	echo "$out" | grep -qx '1001 2003' || fail "the session was not trimmed to primary + restricting"
+	echo "$out" | grep -q '^NoNewPrivs:[[:space:]]*1$' || fail "the session lacks NoNewPrivs"
+	[ "$rc" -ne 0 ] && ! echo "$out" | grep -qx 0 || fail "setuid sudo gained root under no_new_privs"
+	# baseline: the same sudoers, without no_new_privs, gives root
+	sed -i 's/no_new_privs = true;//' "$POLICY"
+	as_alice 'grep NoNewPrivs /proc/self/status; sudo -n /usr/bin/id -u'
+	echo "$out" | grep -q '^NoNewPrivs:[[:space:]]*0$' || fail "NoNewPrivs set without the rule asking"
+	echo "$out" | grep -qx 0 || fail "baseline: sudo should work without no_new_privs"
+}
+
+test_attack_chmod_705_directory_stays_closed_over_sshd() {
+	attack_policy
+	sshd_start
+	policy <<-'EOF'
+	version = 1;
+	restricting = ( "games-abusers" );
+	rules = ( { services = "sshd"; drop = "*"; } );
+	EOF
+	use_snippet sshd
+	games_dir
+	ssh_alice -- 'id -G; cat /srv/games/scores'
+	echo "$out" | grep -qx '1001 2003' || fail "the ssh session was not trimmed"
+	! echo "$out" | grep -q 'high scores' || fail "alice read the scores over ssh"
+	as_alice_without_the_group 'cat /srv/games/scores'
+	[ "$out" = "high scores" ] || fail "baseline: without the group the directory should open"
+}
