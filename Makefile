@@ -36,7 +36,7 @@ B            := build
 SRC          := pam_dropgroups
 CORE         := util diag config policy nss load kernel plan
 CORE_OBJS    := $(CORE:%=$(B)/%.o)
-UNIT_TESTS   := test_policy test_config
+UNIT_TESTS   := test_policy test_config test_property
 TEST_HELPERS := $(B)/logsink $(B)/nssfail.so
 
 all: $(B)/pam_dropgroups.so $(B)/dropgroups

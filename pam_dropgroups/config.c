@@ -181,11 +181,18 @@ static void add_group_ref(struct parser *p, const config_setting_t *e,
 	if (type == CONFIG_TYPE_INT || type == CONFIG_TYPE_INT64) {
 		long long v = config_setting_get_int64(e);
 
-		/* (gid_t)-1 means "no change" to the kernel: never a group. */
+		/* (gid_t)-1 means "no change" to the kernel: never a group.
+		 * libconfig 1.5 wraps an integer above 2^31-1 without an L
+		 * suffix into a negative one: say how to write it. */
 		if (v < 0 || v >= (long long)UINT32_MAX) {
 			dg_diags_add(p->diags, DG_ERROR, p->file, ref.line,
-				     "%s has gid %lld, which is out of range",
-				     what, v);
+				     "%s has gid %lld, which is out of range%s",
+				     what, v,
+				     v < 0 && type == CONFIG_TYPE_INT
+					     ? " (write gids above 2147483647 "
+					       "with an L suffix, as in "
+					       "4294967294L)"
+					     : "");
 			return;
 		}
 		ref.gid = (gid_t)v;

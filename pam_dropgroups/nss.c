@@ -100,6 +100,29 @@ static int user_groups(const char *name, gid_t primary, struct dg_gids *out)
 	}
 }
 
+/* 0 if the user exists, -ENOENT if not, another -errno on NSS failure. */
+static int user_exists(const char *name)
+{
+	size_t size = initial_buffer(_SC_GETPW_R_SIZE_MAX);
+
+	for (;;) {
+		_cleanup_free_ char *buf = malloc(size);
+		struct passwd pw, *res = NULL;
+		int r;
+
+		if (!buf)
+			return -ENOMEM;
+		r = getpwnam_r(name, &pw, buf, size, &res);
+		if (r == ERANGE && size < DG_NSS_BUFFER_MAX) {
+			size *= 2;
+			continue;
+		}
+		if (r == 0 && res)
+			return 0;
+		return is_not_found(r) ? -ENOENT : -r;
+	}
+}
+
 int dg_user_lookup(const char *name, struct dg_user *out)
 {
 	size_t size = initial_buffer(_SC_GETPW_R_SIZE_MAX);
@@ -194,8 +217,26 @@ static int resolve_users(const struct dg_rule_src *src, struct dg_rule *rule,
 			rule->any_user = true;
 			continue;
 		}
-		if (u[0] != '%')
-			continue; /* a user name, compared as written */
+		if (u[0] != '%') {
+			/* Matched by name as written; looked up only so that
+			 * a typo gets a warning, and an NSS failure an error. */
+			r = user_exists(u);
+			if (r == -ENOENT)
+				dg_diags_add(diags, DG_WARNING, src->file,
+					     src->line,
+					     "user \"%s\" in users of rule \"%s\" "
+					     "does not exist; it is ignored",
+					     u, rule->label);
+			else if (r == -ENOMEM)
+				return r;
+			else if (r < 0)
+				dg_diags_add(diags, DG_ERROR, src->file,
+					     src->line,
+					     "looking up user \"%s\" in users of "
+					     "rule \"%s\" failed: %s",
+					     u, rule->label, strerror(-r));
+			continue;
+		}
 		r = u[1] ? dg_group_by_name(u + 1, &v[n]) : -ENOENT;
 		if (r == 0)
 			n++;

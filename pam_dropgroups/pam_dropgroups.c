@@ -46,14 +46,15 @@ static int parse_args(pam_handle_t *pamh, int argc, const char **argv,
 			args->config = argv[i] + 7;
 		else if (strncmp(argv[i], "config=", 7) == 0) {
 			pam_syslog(pamh, LOG_ERR,
-				   "config=%s: the policy path must be absolute",
+				   "config=%s: the policy path must be absolute; "
+				   "groups left unchanged",
 				   argv[i] + 7);
 			return -EINVAL;
 		} else {
 			/* Unlike modules that log and carry on, an option we
 			 * do not understand may be a policy we are ignoring. */
-			pam_syslog(pamh, LOG_ERR, "unknown option \"%s\"",
-				   argv[i]);
+			pam_syslog(pamh, LOG_ERR, "unknown option \"%s\"; "
+				   "groups left unchanged", argv[i]);
 			return -EINVAL;
 		}
 	}
@@ -122,17 +123,26 @@ static int setgroups_failed(pam_handle_t *pamh, int err)
 {
 	int cap = dg_has_cap_setgid();
 
-	if (err == -EPERM && cap == 0)
+	/* Say whether CAP_SETGID is there: without it, a stock kernel
+	 * refuses every setgroups, even one that only drops groups. */
+	if (cap == 0)
 		pam_syslog(pamh, LOG_ERR,
 			   "setgroups failed: %s; the process lacks "
 			   "CAP_SETGID, and dropping groups without it needs a "
 			   "kernel with subset-setgroups (the unprivileged-drop "
 			   "patch); groups left unchanged",
 			   strerror(-err));
+	else if (cap > 0)
+		pam_syslog(pamh, LOG_ERR,
+			   "setgroups failed: %s, although the process has "
+			   "CAP_SETGID; groups left unchanged",
+			   strerror(-err));
 	else
 		pam_syslog(pamh, LOG_ERR,
-			   "setgroups failed: %s; groups left unchanged",
-			   strerror(-err));
+			   "setgroups failed: %s (whether the process has "
+			   "CAP_SETGID could not be checked: %s); groups left "
+			   "unchanged",
+			   strerror(-err), strerror(-cap));
 	return -1;
 }
 

@@ -317,3 +317,13 @@ test_system_err_option_still_trims() {
 	assert_rc 0
 	assert_groups 1001 2003
 }
+
+test_nss_error_on_a_user_name_in_users() {
+	policy <<-'EOF'
+	version = 1;
+	restricting = ( );
+	rules = ( { services = "*"; users = [ "bob", "alice" ]; drop = "*"; } );
+	EOF
+	PRE=(env LD_PRELOAD="$BUILD/nssfail.so" DG_TEST_NSS_FAIL=bob)
+	expect_session_failure "$POLICY:3: looking up user \"bob\" in users of rule"
+}

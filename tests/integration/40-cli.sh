@@ -180,3 +180,28 @@ test_help_and_version() {
 	assert_cli_rc 0
 	assert_in out '^dropgroups [0-9]+\.[0-9]+\.[0-9]+$'
 }
+
+test_check_warns_about_unknown_user_names() {
+	policy <<-'EOF'
+	version = 1;
+	restricting = ( );
+	rules = ( { name = "r"; services = "*"; users = [ "alice", "alcie" ]; drop = "audio"; } );
+	EOF
+	cli check -c "$POLICY"
+	assert_cli_rc 0
+	assert_in err "^$POLICY:3: warning: user \"alcie\" in users of rule \"r\" does not exist; it is ignored$"
+	! grep -q '"alice"' "$T/err" || fail "warned about a user who exists"
+}
+
+test_check_explains_large_gids_need_an_l_suffix() {
+	policy <<-'EOF'
+	version = 1;
+	restricting = ( 4294967294 );
+	EOF
+	cli check -c "$POLICY"
+	assert_cli_rc 1
+	assert_in err 'with an L suffix'
+	echo 'version = 1; restricting = ( 4294967294L );' | policy
+	cli check -c "$POLICY"
+	assert_cli_rc 0
+}
