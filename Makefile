@@ -37,7 +37,7 @@ SRC          := pam_dropgroups
 CORE         := util diag config policy nss load kernel plan
 CORE_OBJS    := $(CORE:%=$(B)/%.o)
 UNIT_TESTS   := test_policy test_config test_property
-TEST_HELPERS := $(B)/logsink $(B)/nssfail.so
+TEST_HELPERS := $(B)/logsink $(B)/nssfail.so $(B)/allocfail
 
 all: $(B)/pam_dropgroups.so $(B)/dropgroups
 
@@ -62,6 +62,10 @@ $(B)/test_%: tests/unit/test_%.c $(CORE_OBJS) | $(B)
 
 $(B)/logsink: tests/logsink.c | $(B)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS)
+
+# -rdynamic: its ALLOCFAIL_TRACE backtraces name the driver's functions.
+$(B)/allocfail: tests/faults/allocfail.c | $(B)
+	$(CC) $(ALL_CFLAGS) -rdynamic -o $@ $< $(ALL_LDFLAGS) -lpam -ldl
 
 $(B)/nssfail.so: tests/nssfail.c | $(B)
 	$(CC) $(ALL_CFLAGS) -shared -o $@ $< $(ALL_LDFLAGS) -ldl

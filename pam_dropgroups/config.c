@@ -269,14 +269,16 @@ static void parse_rule(struct parser *p, struct dg_config *cfg,
 	if (!s)
 		dg_diags_add(p->diags, DG_ERROR, p->file, rule.line,
 			     "%s has no \"services\"", where);
-	else if (rule.services.n == 0 && p->diags->n == errors_before)
+	else if (rule.services.n == 0 && p->diags->n == errors_before &&
+		 !p->oom)
 		dg_diags_add(p->diags, DG_ERROR, p->file, line_of(s),
 			     "\"services\" is empty in %s", where);
 
 	if ((s = config_setting_get_member(g, "users"))) {
 		rule.users_given = true;
 		parse_strings(p, s, "users", &rule.users);
-		if (rule.users.n == 0 && p->diags->n == errors_before)
+		if (rule.users.n == 0 && p->diags->n == errors_before &&
+		    !p->oom)
 			dg_diags_add(p->diags, DG_WARNING, p->file, line_of(s),
 				     "\"users\" is empty in %s, so it matches nobody",
 				     where);
@@ -390,6 +392,18 @@ int dg_config_parse(struct dg_config *cfg, const char *file, const char *text,
 		return 0;
 	}
 
+	/* libconfig 1.5's config_init() does not check the one allocation
+	 * it makes, and would crash the login program when memory runs
+	 * out.  Allocate and free a block of that size first: if that
+	 * fails we fail closed, and if it works, the allocator hands the
+	 * same block straight back to config_init(). */
+	{
+		void *probe = calloc(1, sizeof(config_setting_t));
+
+		if (!probe)
+			return -ENOMEM;
+		free(probe);
+	}
 	config_init(&lc);
 	if (config_read_string(&lc, text) != CONFIG_TRUE) {
 		const char *why = config_error_text(&lc);

@@ -203,11 +203,15 @@ static int list_drop_ins(int dirfd, const char *display,
 	DIR *d;
 
 	if (fd < 0 || !(d = fdopendir(fd))) {
+		int err = errno;
+
 		if (fd >= 0)
 			close(fd);
+		if (err == ENOMEM)
+			return -ENOMEM;
 		dg_diags_add(diags, DG_ERROR, report_file, 0,
 			     "cannot read directory %s: %s", display,
-			     strerror(errno));
+			     strerror(err));
 		return STEP_REPORTED;
 	}
 	for (errno = 0; (de = readdir(d)); errno = 0) {

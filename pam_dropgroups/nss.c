@@ -29,7 +29,7 @@ static bool is_not_found(int r)
 	return r == 0 || r == ENOENT || r == ESRCH;
 }
 
-int dg_group_by_name(const char *name, gid_t *gid)
+static int group_by_name_once(const char *name, gid_t *gid)
 {
 	size_t size = initial_buffer(_SC_GETGR_R_SIZE_MAX);
 
@@ -51,6 +51,20 @@ int dg_group_by_name(const char *name, gid_t *gid)
 		}
 		return is_not_found(r) ? -ENOENT : -r;
 	}
+}
+
+int dg_group_by_name(const char *name, gid_t *gid)
+{
+	int r = group_by_name_once(name, gid);
+
+	/* glibc turns some failures inside a backend (the files backend
+	 * failing to allocate while opening /etc/group) into a plain "not
+	 * found", with no errno.  A restricting group that "does not exist"
+	 * would then be dropped, so a not-found answer is confirmed by
+	 * asking again: a passing failure answers differently. */
+	if (r == -ENOENT)
+		r = group_by_name_once(name, gid);
+	return r;
 }
 
 char *dg_group_label(gid_t gid)

@@ -1,0 +1,155 @@
+# Fault injection: memory exhaustion at every allocation, a policy file
+# swapped while logins run, and sizes far past any real policy.  Each
+# must end in the clean result or fail closed with the groups untouched.
+
+fault_policy() {
+	policy <<-'EOF'
+	version = 1;
+	restricting = ( "games-abusers", "no-such-group" );
+	rules = ( { name = "r"; services = "dgtest"; users = [ "%students", "bob" ];
+	            drop = "*"; no_new_privs = true; } );
+	EOF
+	mkdir -m 0755 /etc/security/dropgroups.d
+	echo 'version = 1; restricting = ( "plugdev" );' | policy /etc/security/dropgroups.d/10.conf
+	printf 'auth required %s\naccount required %s\nsession required %s\n' \
+		"$MODULE" "$MODULE" "$MODULE" > "/etc/pam.d/$SERVICE"
+}
+
+# Every error line the module logged must say the groups stayed.
+assert_error_lines_well_formed() {
+	local bad
+	bad=$(module_log err | grep -v 'groups left unchanged$' || true)
+	[ -z "$bad" ] || fail "error lines without the outcome: $bad"
+	echo "  $(module_log err | wc -l) error lines, all ending in 'groups left unchanged'"
+}
+
+allocfail() {
+	setpriv --groups "$START" "$BUILD/allocfail" "$SERVICE" alice "$1" > "$T/af.out" 2>&1 ||
+		{ cat "$T/af.out"; fail "allocation failure in $1 did not fail closed"; }
+	sed 's/^/  /' "$T/af.out"
+	grep -q '^failed-closed [1-9]' "$T/af.out" || fail "no allocation failure made it fail"
+}
+
+test_every_allocation_failure_in_open_session_fails_closed() {
+	fault_policy
+	allocfail session
+	assert_error_lines_well_formed
+}
+
+test_every_allocation_failure_in_setcred_fails_closed() {
+	fault_policy
+	allocfail setcred
+	assert_error_lines_well_formed
+}
+
+test_every_allocation_failure_in_account_management_fails_closed() {
+	fault_policy
+	allocfail account
+	assert_error_lines_well_formed
+}
+
+# The policy file is replaced, again and again, by a symlink to a policy
+# that drops games-abusers, or by a group-writable copy of it, while
+# logins run.  No login may ever apply it: each either uses the good file
+# or fails closed.
+test_policy_swapped_while_logins_run_is_never_followed() {
+	local i racer dropped=0 failed=0 fine=0
+	stack session success
+	sed -i 's/^session \[success=1 default=bad\]/session optional/' "/etc/pam.d/$SERVICE"
+	cat > /etc/security/good.conf <<-'EOF'
+	version = 1;
+	restricting = ( "games-abusers" );
+	rules = ( { services = "dgtest"; drop = "audio"; } );
+	EOF
+	cat > "$T/evil.conf" <<-'EOF'
+	version = 1;
+	restricting = ( );
+	rules = ( { services = "dgtest"; drop = "*"; } );
+	EOF
+	cp "$T/evil.conf" /etc/security/evil-writable.conf
+	chmod 0666 /etc/security/evil-writable.conf
+	chmod 0644 /etc/security/good.conf
+	cp /etc/security/good.conf "$POLICY"
+	(
+		while :; do
+			ln -sfn "$T/evil.conf" /etc/security/.swap && mv -T /etc/security/.swap "$POLICY"
+			cp /etc/security/good.conf /etc/security/.swap && mv -T /etc/security/.swap "$POLICY"
+			cp -p /etc/security/evil-writable.conf /etc/security/.swap && mv -T /etc/security/.swap "$POLICY"
+			cp /etc/security/good.conf /etc/security/.swap && mv -T /etc/security/.swap "$POLICY"
+		done
+	) &
+	racer=$!
+	for ((i = 0; i < 300; i++)); do
+		run_pam alice open_session > /dev/null
+		case " $(groups_seen) " in
+		*" 2003 "*) ;;
+		*) dropped=$((dropped + 1)) ;;
+		esac
+		if [ "$(groups_seen)" = "$(sorted_with_root ${START//,/ })" ]; then
+			failed=$((failed + 1))
+		else
+			fine=$((fine + 1))
+		fi
+	done
+	kill "$racer"
+	wait "$racer" 2> /dev/null || true
+	echo "  300 logins: $fine used the good policy, $failed failed closed, $dropped dropped games-abusers"
+	[ "$dropped" -eq 0 ] || fail "a swapped-in policy was applied"
+	[ "$failed" -gt 0 ] && [ "$fine" -gt 0 ] || fail "the race never hit both outcomes; it proves nothing"
+	module_log err | grep -Eq 'symbolic link|writable by group or others' ||
+		fail "no login saw the swapped file"
+}
+
+test_more_than_ngroups_max_entries() {
+	local max
+	max=$(getconf NGROUPS_MAX)
+	# a policy naming more gids than a process can hold
+	{
+		echo 'version = 1;'
+		echo 'restricting = ( "games-abusers" );'
+		printf 'rules = ( { services = "dgtest"; drop = ( '
+		seq -s, 5000 $((5000 + max + 1000))
+		echo ' ); } );'
+	} | policy
+	# and a process that holds NGROUPS_MAX groups (too many for one
+	# setpriv argument, so perl's $) sets them: egid 0, then the list)
+	seq 5000 $((5000 + max - 3)) > "$T/gids"
+	stack session success
+	rm -f "$T/groups"
+	perl -e 'open(my $f, "<", shift) or die; my @g = map { chomp; $_ } <$f>;
+		$) = "0 1001 2003 @g"; die "setgroups: $!" if $!; exec @ARGV or die' \
+		"$T/gids" pamtester "$SERVICE" alice open_session || fail "pamtester failed"
+	[ "$(grep -c . "$T/gids")" -eq $((max - 2)) ] || fail "not NGROUPS_MAX groups"
+	[ "$(groups_seen)" = "0 1001 2003" ] || fail "want 0 1001 2003, got $(groups_seen | cut -c1-80)..."
+	echo "  $max groups trimmed to: $(groups_seen)"
+}
+
+test_names_and_lines_of_100_kb() {
+	local long
+	long=$(head -c 102400 /dev/zero | tr '\0' 'g')
+	policy <<-EOF
+	version = 1;
+	restricting = ( "games-abusers", "$long" );
+	rules = ( { name = "$long"; services = [ "dgtest", "$long" ]; users = [ "%$long", "alice" ]; drop = ( "audio", "$long" ); } );
+	EOF
+	[ "$(wc -L < "$POLICY")" -gt 300000 ] || fail "the test line is not long"
+	stack session success
+	run_pam alice open_session > /dev/null
+	assert_rc 0
+	assert_groups 1001 100 44 46 2003 3000
+	"$DG" check > /dev/null 2> "$T/err" || fail "check rejected long names"
+	grep -c 'does not exist' "$T/err"
+}
+
+test_a_10_mb_policy_fails_closed() {
+	policy <<-'EOF'
+	version = 1; restricting = ( );
+	rules = ( { services = "dgtest"; drop = "*"; } );
+	EOF
+	head -c $((10485760 - $(stat -c %s "$POLICY") - 1)) /dev/zero | tr '\0' '#' >> "$POLICY"
+	echo >> "$POLICY"
+	[ "$(stat -c %s "$POLICY")" -eq 10485760 ] || fail "not 10 MB"
+	stack session session_err
+	run_pam alice open_session > /dev/null
+	assert_failed_closed "$POLICY: file is larger than 1048576 bytes"
+}
