@@ -32,12 +32,12 @@ ALL_CFLAGS   := -std=gnu11 -D_GNU_SOURCE -DDG_VERSION='"$(VERSION)"' \
 LDFLAGS      ?=
 ALL_LDFLAGS  := -Wl,-z,relro -Wl,-z,now -Wl,--as-needed $(LDFLAGS)
 
-B            := build
+B            ?= build
 SRC          := pam_dropgroups
 CORE         := util diag config policy nss load kernel plan
 CORE_OBJS    := $(CORE:%=$(B)/%.o)
 UNIT_TESTS   := test_policy test_config test_property
-TEST_HELPERS := $(B)/logsink $(B)/nssfail.so $(B)/allocfail
+TEST_HELPERS := $(B)/logsink $(B)/nssfail.so $(B)/allocfail $(B)/pam_cycles
 
 all: $(B)/pam_dropgroups.so $(B)/dropgroups
 
@@ -67,6 +67,9 @@ $(B)/logsink: tests/logsink.c | $(B)
 $(B)/allocfail: tests/faults/allocfail.c | $(B)
 	$(CC) $(ALL_CFLAGS) -rdynamic -o $@ $< $(ALL_LDFLAGS) -lpam -ldl
 
+$(B)/pam_cycles: tests/stress/pam_cycles.c | $(B)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS) -lpam
+
 $(B)/nssfail.so: tests/nssfail.c | $(B)
 	$(CC) $(ALL_CFLAGS) -shared -o $@ $< $(ALL_LDFLAGS) -ldl
 
@@ -78,6 +81,24 @@ unit: $(UNIT_TESTS:%=$(B)/%)
 check: deps
 	$(MAKE) all unit $(TEST_HELPERS)
 	tests/run-all.sh
+
+# The whole suite again with the module, the CLI and the unit tests built
+# with AddressSanitizer and UndefinedBehaviorSanitizer.  The programs that
+# load the module (pamtester, su, sudo, sshd) are not instrumented, so the
+# sanitizer runtimes are preloaded into every process of the run; leak
+# checking is off there (the valgrind test owns leaks).
+SAN_CFLAGS   := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
+		-fno-sanitize-recover=all
+SAN_LDFLAGS  := -fsanitize=address,undefined
+SAN_PRELOAD   = $(shell $(CC) -print-file-name=libasan.so) $(shell $(CC) -print-file-name=libubsan.so)
+
+check-asan: deps
+	$(MAKE) B=build-asan CFLAGS="$(SAN_CFLAGS)" LDFLAGS="$(SAN_LDFLAGS)" \
+		all unit build-asan/logsink build-asan/nssfail.so
+	BUILD=$(CURDIR)/build-asan DG_SANITIZE=1 LD_PRELOAD="$(SAN_PRELOAD)" \
+		ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:verify_asan_link_order=0:alloc_dealloc_mismatch=0 \
+		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+		tests/run-all.sh
 
 # The unit tests alone: no root, no namespaces (used by the package build).
 check-unit: unit
@@ -105,6 +126,6 @@ install: all
 	install -d -m 0755 $(DESTDIR)$(SYSCONFDIR)/security/dropgroups.d
 
 clean:
-	rm -rf $(B)
+	rm -rf build build-asan
 
-.PHONY: all deps unit check check-unit demo install clean
+.PHONY: all deps unit check check-asan check-unit demo install clean

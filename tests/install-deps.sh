@@ -11,7 +11,7 @@ util-linux login bsdutils iproute2 procps
 man-db groff-base
 sudo openssh-server openssh-client
 debhelper dpkg-dev lintian fakeroot
-acl
+acl valgrind clang libclang-rt-14-dev
 "
 
 missing=""

@@ -3,14 +3,17 @@
 # integration suite.  Ends with one line: "N passed, N failed".
 set -uo pipefail
 TOP=$(cd "$(dirname "$0")/.." && pwd)
-B=$TOP/build
-pass=0 failed=0
+B=${BUILD:-$TOP/build}
+export BUILD=$B
+pass=0 failed=0 skipped=0
 
 count_tap() { # count_tap OUTPUT-FILE
-	local p f
-	p=$(grep -c '^ok ' "$1" || true)
+	local p f s
+	p=$(grep '^ok ' "$1" | grep -vc '# SKIP' || true)
+	s=$(grep '^ok ' "$1" | grep -c '# SKIP' || true)
 	f=$(grep -c '^not ok ' "$1" || true)
 	pass=$((pass + p))
+	skipped=$((skipped + s))
 	failed=$((failed + f))
 }
 
@@ -30,7 +33,8 @@ done
 
 echo "== man pages"
 for page in "$TOP"/man/*.[0-9]; do
-	warnings=$(LC_ALL=C.UTF-8 MANROFFSEQ='' MANWIDTH=80 \
+	# (not our code: no sanitizer runtimes in groff)
+	warnings=$(env -u LD_PRELOAD LC_ALL=C.UTF-8 MANROFFSEQ='' MANWIDTH=80 \
 		man --warnings -E UTF-8 -l -Tutf8 -Z "$page" 2>&1 > /dev/null)
 	if [ -z "$warnings" ]; then
 		pass=$((pass + 1))
@@ -52,5 +56,9 @@ if [ $rc -ne 0 ] && ! grep -q '^not ok ' "$B/integration.out"; then
 	echo "not ok - integration suite exited $rc"
 fi
 
-echo "$pass passed, $failed failed"
+if [ "$skipped" -gt 0 ]; then
+	echo "$pass passed, $failed failed, $skipped skipped"
+else
+	echo "$pass passed, $failed failed"
+fi
 [ "$failed" -eq 0 ]
