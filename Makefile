@@ -125,6 +125,10 @@ install: all
 			$(DESTDIR)$(SYSCONFDIR)/security/dropgroups.conf
 	install -d -m 0755 $(DESTDIR)$(SYSCONFDIR)/security/dropgroups.d
 
+# libFuzzer targets over the loader, the validator and explain:
+# make fuzz FUZZ_SECONDS=N, and make fuzz-regress (part of make check).
+include tests/fuzz/fuzz.mk
+
 clean:
 	rm -rf build build-asan
 

@@ -46,6 +46,19 @@ for page in "$TOP"/man/*.[0-9]; do
 	fi
 done
 
+echo "== fuzz regressions (every seed and past crash through every fuzz target)"
+if [ -n "${DG_SANITIZE:-}" ]; then
+	echo "ok - fuzz-regress # SKIP the fuzz targets carry their own sanitizers"
+	skipped=$((skipped + 1))
+elif env -u LD_PRELOAD make -s -C "$TOP" fuzz-regress > "$B/fuzz-regress.out" 2>&1; then
+	pass=$((pass + 1))
+	echo "ok - fuzz-regress ($(grep -c '^Executed' "$B/fuzz-regress.out") inputs)"
+else
+	failed=$((failed + 1))
+	echo "not ok - fuzz-regress"
+	tail -n 30 "$B/fuzz-regress.out" | sed 's/^/#   /'
+fi
+
 echo "== integration tests"
 "$TOP/tests/run-integration.sh" > "$B/integration.out" 2>&1
 rc=$?
