@@ -29,28 +29,69 @@ static bool is_not_found(int r)
 	return r == 0 || r == ENOENT || r == ESRCH;
 }
 
-static int group_by_name_once(const char *name, gid_t *gid)
+/* One group look-up, by name (name != NULL) or by gid.  0 with *gr filled
+ * and *buf holding its strings (the caller frees it), -ENOENT when there
+ * is no such group, or another -errno when NSS could not answer. */
+static int get_group(const char *name, gid_t gid, struct group *gr,
+		     char **buf)
 {
 	size_t size = initial_buffer(_SC_GETGR_R_SIZE_MAX);
 
 	for (;;) {
-		_cleanup_free_ char *buf = malloc(size);
-		struct group gr, *res = NULL;
+		_cleanup_free_ char *b = malloc(size);
+		struct group *res = NULL;
 		int r;
 
-		if (!buf)
+		if (!b)
 			return -ENOMEM;
-		r = getgrnam_r(name, &gr, buf, size, &res);
+		r = name ? getgrnam_r(name, gr, b, size, &res)
+			 : getgrgid_r(gid, gr, b, size, &res);
 		if (r == ERANGE && size < DG_NSS_BUFFER_MAX) {
 			size *= 2;
 			continue;
 		}
 		if (r == 0 && res) {
-			*gid = res->gr_gid;
+			*buf = DG_TAKE(b);
 			return 0;
 		}
 		return is_not_found(r) ? -ENOENT : -r;
 	}
+}
+
+/* The same for the password database, by name. */
+static int get_user(const char *name, struct passwd *pw, char **buf)
+{
+	size_t size = initial_buffer(_SC_GETPW_R_SIZE_MAX);
+
+	for (;;) {
+		_cleanup_free_ char *b = malloc(size);
+		struct passwd *res = NULL;
+		int r;
+
+		if (!b)
+			return -ENOMEM;
+		r = getpwnam_r(name, pw, b, size, &res);
+		if (r == ERANGE && size < DG_NSS_BUFFER_MAX) {
+			size *= 2;
+			continue;
+		}
+		if (r == 0 && res) {
+			*buf = DG_TAKE(b);
+			return 0;
+		}
+		return is_not_found(r) ? -ENOENT : -r;
+	}
+}
+
+static int group_by_name_once(const char *name, gid_t *gid)
+{
+	_cleanup_free_ char *buf = NULL;
+	struct group gr;
+	int r = get_group(name, 0, &gr, &buf);
+
+	if (r == 0)
+		*gid = gr.gr_gid;
+	return r;
 }
 
 int dg_group_by_name(const char *name, gid_t *gid)
@@ -69,29 +110,17 @@ int dg_group_by_name(const char *name, gid_t *gid)
 
 char *dg_group_label(gid_t gid)
 {
-	size_t size = initial_buffer(_SC_GETGR_R_SIZE_MAX);
+	_cleanup_free_ char *buf = NULL;
 	char *label = NULL;
+	struct group gr;
+	int r;
 
-	for (;;) {
-		_cleanup_free_ char *buf = malloc(size);
-		struct group gr, *res = NULL;
-		int r;
-
-		if (!buf)
-			return NULL;
-		r = getgrgid_r(gid, &gr, buf, size, &res);
-		if (r == ERANGE && size < DG_NSS_BUFFER_MAX) {
-			size *= 2;
-			continue;
-		}
-		/* A label is for humans: without a name the number will do. */
-		if (r == 0 && res)
-			r = asprintf(&label, "%s(%u)", res->gr_name,
-				     (unsigned)gid);
-		else
-			r = asprintf(&label, "%u", (unsigned)gid);
-		return r < 0 ? NULL : label;
-	}
+	/* A label is for humans: without a name the number will do. */
+	if (get_group(NULL, gid, &gr, &buf) == 0)
+		r = asprintf(&label, "%s(%u)", gr.gr_name, (unsigned)gid);
+	else
+		r = asprintf(&label, "%u", (unsigned)gid);
+	return r < 0 ? NULL : label;
 }
 
 static int user_groups(const char *name, gid_t primary, struct dg_gids *out)
@@ -117,57 +146,31 @@ static int user_groups(const char *name, gid_t primary, struct dg_gids *out)
 /* 0 if the user exists, -ENOENT if not, another -errno on NSS failure. */
 static int user_exists(const char *name)
 {
-	size_t size = initial_buffer(_SC_GETPW_R_SIZE_MAX);
+	_cleanup_free_ char *buf = NULL;
+	struct passwd pw;
 
-	for (;;) {
-		_cleanup_free_ char *buf = malloc(size);
-		struct passwd pw, *res = NULL;
-		int r;
-
-		if (!buf)
-			return -ENOMEM;
-		r = getpwnam_r(name, &pw, buf, size, &res);
-		if (r == ERANGE && size < DG_NSS_BUFFER_MAX) {
-			size *= 2;
-			continue;
-		}
-		if (r == 0 && res)
-			return 0;
-		return is_not_found(r) ? -ENOENT : -r;
-	}
+	return get_user(name, &pw, &buf);
 }
 
 int dg_user_lookup(const char *name, struct dg_user *out)
 {
-	size_t size = initial_buffer(_SC_GETPW_R_SIZE_MAX);
+	_cleanup_free_ char *buf = NULL;
+	struct dg_user user = {0};
+	struct passwd pw;
+	int r = get_user(name, &pw, &buf);
 
-	for (;;) {
-		_cleanup_free_ char *buf = malloc(size);
-		struct passwd pw, *res = NULL;
-		struct dg_user user = {0};
-		int r;
-
-		if (!buf)
-			return -ENOMEM;
-		r = getpwnam_r(name, &pw, buf, size, &res);
-		if (r == ERANGE && size < DG_NSS_BUFFER_MAX) {
-			size *= 2;
-			continue;
-		}
-		if (r != 0 || !res)
-			return is_not_found(r) ? -ENOENT : -r;
-		user.uid = res->pw_uid;
-		user.primary_gid = res->pw_gid;
-		if (!(user.name = strdup(res->pw_name)))
-			return -ENOMEM;
-		if ((r = user_groups(user.name, user.primary_gid,
-				     &user.groups)) < 0) {
-			dg_user_free(&user);
-			return r;
-		}
-		*out = user;
-		return 0;
+	if (r < 0)
+		return r;
+	user.uid = pw.pw_uid;
+	user.primary_gid = pw.pw_gid;
+	if (!(user.name = strdup(pw.pw_name)))
+		return -ENOMEM;
+	if ((r = user_groups(user.name, user.primary_gid, &user.groups)) < 0) {
+		dg_user_free(&user);
+		return r;
 	}
+	*out = user;
+	return 0;
 }
 
 /* Resolve refs into a gid set.  "*" sets *all (when allowed). */
