@@ -2,11 +2,15 @@
  * code the module runs (plan.c), so the two can never disagree. */
 #include <errno.h>
 #include <getopt.h>
+#include <pwd.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include "kernel.h"
 #include "nss.h"
 #include "plan.h"
 #include "util.h"
@@ -17,14 +21,26 @@
 
 enum { EXIT_OK = 0, EXIT_INVALID = 1, EXIT_USAGE = 2 };
 
+/* The PAM service name `dropgroups run` matches rules with. */
+#define DG_RUN_SERVICE "dropgroups"
+
 static const char usage_text[] =
 	"Usage: dropgroups check [-c FILE]\n"
 	"       dropgroups explain [-c FILE] SERVICE USER\n"
+	"       dropgroups probe\n"
+	"       dropgroups run [-c FILE] [-s SERVICE] -- COMMAND [ARG...]\n"
+	"       dropgroups sync-kernel [-c FILE]\n"
 	"       dropgroups --help | --version\n"
 	"\n"
-	"  check    validate the policy as pam_dropgroups would read it\n"
-	"  explain  show which rule matches SERVICE and USER, and which of\n"
-	"           USER's groups a session would keep or drop, and why\n"
+	"  check        validate the policy as pam_dropgroups would read it\n"
+	"  explain      show which rule matches SERVICE and USER, and which of\n"
+	"               USER's groups a session would keep or drop, and why\n"
+	"  probe        say whether this kernel lets a process without\n"
+	"               CAP_SETGID drop groups, and how it is configured\n"
+	"  run          run COMMAND with the groups the policy keeps for you\n"
+	"               (service " DG_RUN_SERVICE " unless -s), under no_new_privs\n"
+	"  sync-kernel  write the policy's restricting gids to\n"
+	"               kernel.setgroups_sticky_gids\n"
 	"\n"
 	"  -c, --config FILE  the policy (default " DG_DEFAULT_CONFIG ")\n";
 
@@ -69,19 +85,23 @@ static void print_diags(const struct dg_diags *diags)
 				"could not be reported\n");
 }
 
-/* Parse "-c FILE" for a subcommand; returns optind or -1. */
-static int parse_config_opt(int argc, char **argv, const char **config)
+/* Parse "-c FILE" (and, where service is not NULL, "-s SERVICE") for a
+ * subcommand; returns optind or -1. */
+static int parse_opts(int argc, char **argv, const char **config,
+		      const char **service)
 {
 	static const struct option opts[] = {
 		{"config", required_argument, NULL, 'c'},
+		{"service", required_argument, NULL, 's'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
-	bool seen = false;
+	bool seen = false, seen_s = false;
 	int c;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+c:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, service ? "+c:s:h" : "+c:h", opts,
+				NULL)) != -1) {
 		switch (c) {
 		case 'c':
 			if (seen) {
@@ -90,6 +110,18 @@ static int parse_config_opt(int argc, char **argv, const char **config)
 			}
 			seen = true;
 			*config = optarg;
+			break;
+		case 's':
+			if (!service) {
+				usage_error("-s is for run only");
+				return -1;
+			}
+			if (seen_s) {
+				usage_error("-s may be given only once");
+				return -1;
+			}
+			seen_s = true;
+			*service = optarg;
 			break;
 		case 'h':
 			fputs(usage_text, stdout);
@@ -108,7 +140,7 @@ static int cmd_check(int argc, char **argv)
 	struct dg_diags diags = {0};
 	struct dg_config cfg = {0};
 	struct dg_policy policy = {0};
-	int first = parse_config_opt(argc, argv, &config);
+	int first = parse_opts(argc, argv, &config, NULL);
 	int r;
 
 	if (first < 0)
@@ -180,7 +212,7 @@ static int cmd_explain(int argc, char **argv)
 	const char *config = DG_DEFAULT_CONFIG;
 	struct dg_diags diags = {0};
 	struct dg_plan plan = {0};
-	int first = parse_config_opt(argc, argv, &config);
+	int first = parse_opts(argc, argv, &config, NULL);
 	int r, ret;
 
 	if (first < 0)
@@ -194,6 +226,233 @@ static int cmd_explain(int argc, char **argv)
 		fprintf(stderr, "dropgroups: out of memory\n");
 	ret = r < 0 ? EXIT_INVALID : explain(&plan, argv[first]);
 	dg_plan_free(&plan);
+	dg_diags_free(&diags);
+	return ret;
+}
+
+/* --- the kernel side --- */
+
+/* In a forked child (so the caller sees no change): clear every
+ * capability, then try to drop one group (or set the same empty list),
+ * first without no_new_privs, then with it.  Exit status: bit 0 set if
+ * the first try worked, bit 1 if the second did, 4 if the test could not
+ * be set up. */
+static int probe_child(void)
+{
+	_cleanup_free_ gid_t *groups = NULL;
+	size_t n = 0, keep;
+	int status = 0;
+
+	if (dg_get_groups(&groups, &n) < 0 || dg_drop_all_caps() < 0)
+		return 4;
+	keep = n ? n - 1 : 0; /* a real drop where there is a group */
+	if (dg_set_groups(groups, keep) == 0)
+		status |= 1;
+	if (dg_set_no_new_privs() < 0)
+		return 4;
+	if (dg_set_groups(groups, keep) == 0)
+		status |= 2;
+	return status;
+}
+
+static void print_sysctl(const char *name, const char *path)
+{
+	_cleanup_free_ char *value = NULL;
+	int r = dg_sysctl_read(path, &value);
+
+	if (r == 0)
+		printf("%s: %s\n", name, *value ? value : "(empty)");
+	else if (r == -ENOENT)
+		printf("%s: absent (this kernel lacks the patch)\n", name);
+	else
+		printf("%s: unreadable: %s\n", name, strerror(-r));
+}
+
+static int cmd_probe(int argc, char **argv)
+{
+	pid_t pid;
+	int status;
+
+	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+		fputs(usage_text, stdout);
+		return EXIT_OK;
+	}
+	if (argc != 1)
+		return usage_error("probe takes no arguments");
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0) {
+		fprintf(stderr, "dropgroups: fork: %s\n", strerror(errno));
+		return EXIT_INVALID;
+	}
+	if (pid == 0)
+		_exit(probe_child());
+	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
+	    WEXITSTATUS(status) > 3) {
+		fprintf(stderr, "dropgroups: the probe could not run\n");
+		return EXIT_INVALID;
+	}
+	status = WEXITSTATUS(status);
+	print_sysctl("kernel.setgroups_unprivileged_drop", DG_SYSCTL_DROP);
+	print_sysctl("kernel.setgroups_sticky_gids", DG_SYSCTL_STICKY);
+	printf("unprivileged drop without no_new_privs: %s\n",
+	       status & 1 ? "allowed" : "refused");
+	printf("unprivileged drop with no_new_privs: %s\n",
+	       status & 2 ? "allowed" : "refused");
+	if (status & 2)
+		printf("this kernel lets processes without CAP_SETGID drop "
+		       "groups%s\n",
+		       status & 1 ? "" : " under no_new_privs");
+	else
+		printf("this kernel does not let processes without CAP_SETGID "
+		       "drop groups: %s\n",
+		       dg_unprivileged_drop_hint());
+	return status & 2 ? EXIT_OK : EXIT_INVALID;
+}
+
+/* The name of the user running us, as NSS has it. */
+static char *invoking_user(void)
+{
+	struct passwd pw, *res = NULL;
+	long hint = sysconf(_SC_GETPW_R_SIZE_MAX);
+	size_t size = hint > 0 ? (size_t)hint : 4096;
+
+	for (;;) {
+		_cleanup_free_ char *buf = malloc(size);
+		int r;
+
+		if (!buf)
+			return NULL;
+		r = getpwuid_r(getuid(), &pw, buf, size, &res);
+		if (r == ERANGE && size < (64u << 20)) {
+			size *= 2;
+			continue;
+		}
+		return r == 0 && res ? strdup(res->pw_name) : NULL;
+	}
+}
+
+static int cmd_run(int argc, char **argv)
+{
+	const char *config = DG_DEFAULT_CONFIG, *service = DG_RUN_SERVICE;
+	struct dg_diags diags = {0};
+	struct dg_decision d = {0};
+	struct dg_plan plan = {0};
+	_cleanup_free_ gid_t *current = NULL;
+	_cleanup_free_ char *user = NULL;
+	size_t n = 0;
+	int first = parse_opts(argc, argv, &config, &service);
+	int r;
+
+	if (first < 0)
+		return EXIT_USAGE;
+	if (first >= argc)
+		return usage_error("run needs a COMMAND (after --)");
+	/* Never a setuid helper: it must change only what the caller
+	 * could change anyway, and drops what it is told to. */
+	if (getuid() != geteuid() || getgid() != getegid()) {
+		fprintf(stderr, "dropgroups: run must not be set-user-ID or "
+				"set-group-ID\n");
+		return EXIT_INVALID;
+	}
+	if (!(user = invoking_user())) {
+		fprintf(stderr, "dropgroups: cannot find the name of uid %u\n",
+			(unsigned)getuid());
+		return EXIT_INVALID;
+	}
+	r = dg_plan_prepare(config, service, user, &plan, &diags);
+	print_diags(&diags);
+	dg_diags_free(&diags);
+	if (r < 0)
+		goto fail;
+	if (!plan.rule) {
+		fprintf(stderr, "dropgroups: no rule matches service \"%s\" and "
+				"user \"%s\"; refusing to run with every group\n",
+			service, user);
+		goto fail;
+	}
+	if ((r = dg_get_groups(&current, &n)) < 0 ||
+	    (r = dg_plan_decide(&plan, current, n, &d)) < 0) {
+		fprintf(stderr, "dropgroups: %s\n", strerror(-r));
+		goto fail;
+	}
+	/* no_new_privs first, as in the module: the unprivileged drop needs
+	 * it, and COMMAND then gains nothing from set-user-ID programs. */
+	if ((r = dg_set_no_new_privs()) < 0) {
+		fprintf(stderr, "dropgroups: cannot set no_new_privs: %s\n",
+			strerror(-r));
+		goto fail;
+	}
+	if (d.changed && (r = dg_set_groups(d.groups.v, d.groups.n)) < 0) {
+		if (r == -EPERM && dg_has_cap_setgid() == 0)
+			fprintf(stderr, "dropgroups: setgroups: %s: you lack "
+					"CAP_SETGID, and %s\n",
+				strerror(-r), dg_unprivileged_drop_hint());
+		else
+			fprintf(stderr, "dropgroups: setgroups: %s\n",
+				strerror(-r));
+		goto fail;
+	}
+	dg_decision_free(&d);
+	dg_plan_free(&plan);
+	execvp(argv[first], argv + first);
+	fprintf(stderr, "dropgroups: %s: %s\n", argv[first], strerror(errno));
+	return 127;
+fail:
+	dg_decision_free(&d);
+	dg_plan_free(&plan);
+	return EXIT_INVALID;
+}
+
+static int cmd_sync_kernel(int argc, char **argv)
+{
+	const char *config = DG_DEFAULT_CONFIG;
+	struct dg_diags diags = {0};
+	struct dg_config cfg = {0};
+	struct dg_policy policy = {0};
+	_cleanup_free_ char *list = strdup("");
+	int first = parse_opts(argc, argv, &config, NULL);
+	int r, ret = EXIT_INVALID;
+
+	if (first < 0)
+		return EXIT_USAGE;
+	if (first != argc)
+		return usage_error("sync-kernel: unexpected argument \"%s\"",
+				   argv[first]);
+	r = dg_policy_load(config, &cfg, &policy, &diags);
+	print_diags(&diags);
+	if (r < 0 || !list)
+		goto out;
+	for (size_t i = 0; i < policy.restricting.n; i++) {
+		char *l = NULL;
+
+		if (asprintf(&l, "%s%s%u", list, i ? "," : "",
+			     (unsigned)policy.restricting.v[i]) < 0)
+			goto out;
+		free(list);
+		list = l;
+	}
+	/* An empty list is written as a newline: it clears the kernel's. */
+	r = dg_sysctl_write(DG_SYSCTL_STICKY, *list ? list : "\n");
+	if (r == -ENOENT)
+		fprintf(stderr, "dropgroups: this kernel lacks "
+				"kernel.setgroups_sticky_gids (patch 0004 of the "
+				"kernel/ series); nothing written\n");
+	else if (r == -EPERM || r == -EACCES)
+		fprintf(stderr, "dropgroups: writing %s: %s (it needs "
+				"CAP_SYS_ADMIN)\n", DG_SYSCTL_STICKY,
+			strerror(-r));
+	else if (r < 0)
+		fprintf(stderr, "dropgroups: writing %s: %s\n",
+			DG_SYSCTL_STICKY, strerror(-r));
+	else {
+		printf("kernel.setgroups_sticky_gids = %s\n",
+		       *list ? list : "(empty)");
+		ret = EXIT_OK;
+	}
+out:
+	dg_policy_free(&policy);
+	dg_config_free(&cfg);
 	dg_diags_free(&diags);
 	return ret;
 }
@@ -214,5 +473,11 @@ int main(int argc, char **argv)
 		return cmd_check(argc - 1, argv + 1);
 	if (strcmp(argv[1], "explain") == 0)
 		return cmd_explain(argc - 1, argv + 1);
+	if (strcmp(argv[1], "probe") == 0)
+		return cmd_probe(argc - 1, argv + 1);
+	if (strcmp(argv[1], "run") == 0)
+		return cmd_run(argc - 1, argv + 1);
+	if (strcmp(argv[1], "sync-kernel") == 0)
+		return cmd_sync_kernel(argc - 1, argv + 1);
 	return usage_error("unknown command \"%s\"", argv[1]);
 }

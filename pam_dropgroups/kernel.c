@@ -1,8 +1,10 @@
 #include "kernel.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <grp.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/capability.h>
 #include <sys/prctl.h>
 #include <unistd.h>
@@ -56,4 +58,99 @@ int dg_has_cap_setgid(void)
 		r = -errno;
 	cap_free(caps);
 	return r < 0 ? r : v == CAP_SET;
+}
+
+int dg_drop_all_caps(void)
+{
+	cap_t none = cap_init(); /* every flag clear */
+	int r;
+
+	if (!none)
+		return -errno;
+	r = cap_set_proc(none) < 0 ? -errno : 0;
+	cap_free(none);
+	return r;
+}
+
+int dg_no_new_privs(void)
+{
+	int r = prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0);
+
+	return r < 0 ? -errno : r;
+}
+
+int dg_sysctl_read(const char *path, char **out)
+{
+	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	_cleanup_free_ char *buf = NULL;
+	size_t len = 0, cap = 0;
+
+	if (fd < 0)
+		return -errno;
+	for (;;) {
+		ssize_t n;
+
+		/* a sticky list can be longer than any fixed buffer */
+		if (dg_grow((void **)&buf, &cap, len + 4096, 1) < 0)
+			return -ENOMEM;
+		n = read(fd, buf + len, cap - len - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			break;
+		len += (size_t)n;
+		if (len > (1u << 20))
+			return -EFBIG;
+	}
+	while (len > 0 && (buf[len - 1] == '\n' || buf[len - 1] == ' '))
+		len--;
+	buf[len] = '\0';
+	*out = DG_TAKE(buf);
+	return 0;
+}
+
+int dg_sysctl_write(const char *path, const char *value)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
+	size_t len = strlen(value);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	/* One write: the kernel replaces the whole list per write. */
+	n = write(fd, value, len);
+	if (n < 0 || (size_t)n != len) {
+		int err = n < 0 ? errno : EIO;
+
+		close(fd);
+		return -err;
+	}
+	return close(fd) < 0 ? -errno : 0;
+}
+
+const char *dg_unprivileged_drop_hint(void)
+{
+	char *knob = NULL;
+	int r = dg_sysctl_read(DG_SYSCTL_DROP, &knob);
+	bool on = r == 0 && strcmp(knob, "0") != 0;
+
+	free(knob);
+	if (r == -ENOENT)
+		return "dropping groups without it needs a kernel with "
+		       "subset-setgroups (the unprivileged-drop patch)";
+	if (r < 0)
+		return "dropping groups without it needs a kernel with "
+		       "subset-setgroups (the unprivileged-drop patch; its "
+		       "sysctl could not be read)";
+	if (!on)
+		return "this kernel has subset-setgroups, but "
+		       "kernel.setgroups_unprivileged_drop is 0";
+	if (dg_no_new_privs() != 1)
+		return "kernel.setgroups_unprivileged_drop is on, but an "
+		       "unprivileged drop also needs no_new_privs (set "
+		       "no_new_privs = true in the rule)";
+	return "the kernel refused the drop although it allows unprivileged "
+	       "drops: it would remove a gid in kernel.setgroups_sticky_gids";
 }

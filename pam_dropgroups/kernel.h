@@ -12,5 +12,22 @@ int dg_set_groups(const gid_t *v, size_t n);
 int dg_set_no_new_privs(void);
 /* 1 if CAP_SETGID is in the effective set, 0 if not, -errno if unknown. */
 int dg_has_cap_setgid(void);
+/* Clear every capability of the calling process (permitted, effective,
+ * inheritable): what probe does in its child to be unprivileged. */
+int dg_drop_all_caps(void);
+int dg_no_new_privs(void); /* 1, 0, or -errno */
+
+/* The sysctls of the unprivileged-drop kernel series (kernel/). */
+#define DG_SYSCTL_DROP "/proc/sys/kernel/setgroups_unprivileged_drop"
+#define DG_SYSCTL_STICKY "/proc/sys/kernel/setgroups_sticky_gids"
+
+/* Read a sysctl's value, without the trailing newline, into *out (the
+ * caller frees it).  0, -ENOENT when the kernel lacks it, or -errno. */
+int dg_sysctl_read(const char *path, char **out);
+int dg_sysctl_write(const char *path, const char *value);
+
+/* Why this kernel refuses a setgroups from a process without CAP_SETGID,
+ * in words for a log line (a static string). */
+const char *dg_unprivileged_drop_hint(void);
 
 #endif

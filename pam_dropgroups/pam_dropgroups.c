@@ -128,10 +128,8 @@ static int setgroups_failed(pam_handle_t *pamh, int err)
 	if (cap == 0)
 		pam_syslog(pamh, LOG_ERR,
 			   "setgroups failed: %s; the process lacks "
-			   "CAP_SETGID, and dropping groups without it needs a "
-			   "kernel with subset-setgroups (the unprivileged-drop "
-			   "patch); groups left unchanged",
-			   strerror(-err));
+			   "CAP_SETGID, and %s; groups left unchanged",
+			   strerror(-err), dg_unprivileged_drop_hint());
 	else if (cap > 0)
 		pam_syslog(pamh, LOG_ERR,
 			   "setgroups failed: %s, although the process has "

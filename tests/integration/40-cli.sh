@@ -205,3 +205,81 @@ test_check_explains_large_gids_need_an_l_suffix() {
 	cli check -c "$POLICY"
 	assert_cli_rc 0
 }
+
+# --- the kernel-side commands, on this (stock) kernel; the patched
+# kernel is exercised in a VM by `make kernel-check` ---
+
+run_policy() {
+	policy <<-'EOF'
+	version = 1;
+	restricting = ( "games-abusers" );
+	rules = ( { services = "dropgroups"; users = [ "alice", "root" ]; drop = [ "audio", "video", "plugdev" ]; } );
+	EOF
+}
+
+test_probe_on_a_stock_kernel_reports_no_support_and_changes_nothing() {
+	local before after
+	before=$(grep -E '^(Groups|CapEff|NoNewPrivs)' /proc/$$/status)
+	cli probe
+	assert_cli_rc 1
+	assert_in out '^kernel.setgroups_unprivileged_drop: absent'
+	assert_in out '^unprivileged drop with no_new_privs: refused$'
+	assert_in out 'needs a kernel with subset-setgroups'
+	after=$(grep -E '^(Groups|CapEff|NoNewPrivs)' /proc/$$/status)
+	[ "$before" = "$after" ] || fail "probe changed the caller"
+}
+
+test_run_with_cap_setgid_trims_and_sets_no_new_privs() {
+	run_policy
+	START=0,29,44,46,100,2003
+	set +e
+	out=$(setpriv --groups "$START" "$DG" run -- sh -c 'id -G; grep NoNewPrivs /proc/self/status')
+	set -e
+	echo "$out"
+	echo "$out" | head -1 | grep -qx '0 100 2003' || fail "run did not trim: $out"
+	echo "$out" | grep -q 'NoNewPrivs:[[:space:]]*1' || fail "run did not set no_new_privs"
+	# baseline: the same command without run keeps every group
+	out=$(setpriv --groups "$START" sh -c 'id -G')
+	[ "$out" = "0 29 44 46 100 2003" ] || fail "baseline: $out"
+}
+
+test_run_unprivileged_on_a_stock_kernel_names_the_missing_support() {
+	run_policy
+	set +e
+	out=$(setpriv --reuid alice --regid alice --groups "$START" --inh-caps=-all \
+		"$DG" run -- id -G 2>&1)
+	rc=$?
+	set -e
+	echo "$out"
+	[ "$rc" -eq 1 ] || fail "run exited $rc"
+	echo "$out" | grep -q 'you lack CAP_SETGID, and dropping groups without it needs a kernel with subset-setgroups' ||
+		fail "no clear error"
+	! echo "$out" | grep -q '^1001' || fail "the command ran"
+}
+
+test_run_refuses_when_no_rule_matches() {
+	run_policy
+	cli run -s nosuchservice -- id -G
+	assert_cli_rc 1
+	assert_in err 'no rule matches service "nosuchservice"'
+	[ ! -s "$T/out" ] || fail "the command ran"
+}
+
+test_run_refuses_to_be_setuid() {
+	run_policy
+	install -m 4755 "$DG" "$T/dropgroups-suid"
+	chmod 0755 "$T"
+	set +e
+	out=$(setpriv --reuid alice --regid alice --init-groups "$T/dropgroups-suid" run -- id 2>&1)
+	rc=$?
+	set -e
+	echo "$out"
+	[ "$rc" -eq 1 ] && echo "$out" | grep -q 'must not be set-user-ID' || fail "a setuid run went ahead"
+}
+
+test_sync_kernel_on_a_stock_kernel_explains_what_is_missing() {
+	run_policy
+	cli sync-kernel
+	assert_cli_rc 1
+	assert_in err 'this kernel lacks kernel.setgroups_sticky_gids'
+}
