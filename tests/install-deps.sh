@@ -1,6 +1,7 @@
 #!/bin/sh
 # Install the Debian packages that building, testing and the demo need,
 # and nothing when they are all present.  Run as root on Debian 12.
+#   tests/install-deps.sh [PACKAGE...]   these instead of the default list
 set -eu
 
 PACKAGES="
@@ -13,6 +14,8 @@ sudo openssh-server openssh-client
 debhelper dpkg-dev lintian fakeroot
 acl valgrind clang libclang-rt-14-dev
 "
+
+[ $# -eq 0 ] || PACKAGES="$*"
 
 missing=""
 for p in $PACKAGES; do
