@@ -167,6 +167,16 @@ use_snippet() {
 	cat "$TOP/conf/pam.d/$1" >> "/etc/pam.d/${2:-$1}"
 }
 
+# capture CMD...: run CMD, keep its stdout in $out and status in $rc.
+capture() {
+	set +e
+	out=$("$@" 2> "$T/stderr")
+	rc=$?
+	set -e
+	echo "  \$ $*  -> rc $rc: $out"
+	sed 's/^/  stderr: /' "$T/stderr"
+}
+
 # The groups in a command's `id -G` output, sorted.
 sorted() {
 	echo "$@" | xargs -n1 | sort -n -u | xargs

@@ -16,16 +16,6 @@ break_policy() {
 	echo 'version = 1; restricting = ( ); bogus = 1;' | policy
 }
 
-# capture CMD...: run CMD, keep its stdout in $out and status in $rc.
-capture() {
-	set +e
-	out=$("$@" 2> "$T/stderr")
-	rc=$?
-	set -e
-	echo "  \$ $*  -> rc $rc: $out"
-	sed 's/^/  stderr: /' "$T/stderr"
-}
-
 refused() {
 	[ "$rc" -ne 0 ] || fail "the login went through (rc 0) with a broken policy: $out"
 	[ -z "$(echo "$out" | tr -d '[:space:]')" ] || fail "the command ran: $out"

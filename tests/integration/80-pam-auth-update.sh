@@ -32,27 +32,19 @@ enable_profile() {
 	EOF
 }
 
-run_as_alice() {
-	set +e
-	out=$("$@" 2> "$T/stderr")
-	rc=$?
-	set -e
-	echo "  \$ $* -> rc $rc: $out"
-}
-
 test_pam_auth_update_profile_makes_su_and_sudo_trim() {
 	skip_under_sanitizers "make install builds its own objects"
-	run_as_alice su alice -c 'id -G'
+	capture su alice -c 'id -G'
 	assert_ids "$out" $ALL
 	enable_profile
-	run_as_alice su alice -c 'id -G'
+	capture su alice -c 'id -G'
 	assert_ids "$out" $TRIMMED
-	run_as_alice sudo -u alice id -G
+	capture sudo -u alice id -G
 	assert_ids "$out" $TRIMMED
 	echo 'version = 1; restricting = ( ); bogus = 1;' | policy
-	run_as_alice su alice -c 'id -G'
+	capture su alice -c 'id -G'
 	[ "$rc" -ne 0 ] && [ -z "$out" ] || fail "su ran with a broken policy"
-	run_as_alice sudo -u alice id -G
+	capture sudo -u alice id -G
 	[ "$rc" -ne 0 ] && [ -z "$out" ] || fail "sudo ran with a broken policy"
 }
 
@@ -76,6 +68,6 @@ test_pam_auth_update_disable_removes_the_module() {
 	enable_profile
 	DEBIAN_FRONTEND=noninteractive pam-auth-update --disable dropgroups
 	! grep -l pam_dropgroups /etc/pam.d/common-* || fail "the module is still in the stacks"
-	run_as_alice su alice -c 'id -G'
+	capture su alice -c 'id -G'
 	assert_ids "$out" $ALL
 }
