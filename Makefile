@@ -129,6 +129,9 @@ install: all
 # make fuzz FUZZ_SECONDS=N, and make fuzz-regress (part of make check).
 include tests/fuzz/fuzz.mk
 
+# The kernel series (kernel/) in qemu: make kernel-check.
+include tests/kernel/kernel.mk
+
 clean:
 	rm -rf build build-asan
 

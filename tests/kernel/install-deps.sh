@@ -1,0 +1,18 @@
+#!/bin/sh
+# Install the Debian packages that `make kernel-check` needs, and nothing
+# when they are all present, through the project's tests/install-deps.sh.
+# Run as root on Debian 12.  Debian packages only: the kernel source is
+# Debian's linux-source-6.1.
+set -eu
+
+PACKAGES="
+linux-source-6.1
+gcc make bc bison flex libelf-dev libssl-dev cpio xz-utils gzip util-linux
+libc6-dev binutils pkg-config
+qemu-system-x86
+busybox-static
+pamtester libpam-modules libpam0g-dev libconfig-dev libcap-dev
+"
+
+# shellcheck disable=SC2086 # one argument per package
+exec "$(dirname "$0")/../install-deps.sh" $PACKAGES
