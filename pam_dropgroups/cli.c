@@ -2,7 +2,6 @@
  * code the module runs (plan.c), so the two can never disagree. */
 #include <errno.h>
 #include <getopt.h>
-#include <pwd.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -219,7 +218,7 @@ static int cmd_explain(int argc, char **argv)
 		return EXIT_USAGE;
 	if (argc - first != 2)
 		return usage_error("explain needs SERVICE and USER");
-	r = dg_plan_prepare(config, argv[first], argv[first + 1], &plan,
+	r = dg_plan_prepare(config, argv[first], argv[first + 1], true, &plan,
 			    &diags);
 	print_diags(&diags);
 	if (r == -ENOMEM)
@@ -310,28 +309,6 @@ static int cmd_probe(int argc, char **argv)
 	return status & 2 ? EXIT_OK : EXIT_INVALID;
 }
 
-/* The name of the user running us, as NSS has it. */
-static char *invoking_user(void)
-{
-	struct passwd pw, *res = NULL;
-	long hint = sysconf(_SC_GETPW_R_SIZE_MAX);
-	size_t size = hint > 0 ? (size_t)hint : 4096;
-
-	for (;;) {
-		_cleanup_free_ char *buf = malloc(size);
-		int r;
-
-		if (!buf)
-			return NULL;
-		r = getpwuid_r(getuid(), &pw, buf, size, &res);
-		if (r == ERANGE && size < (64u << 20)) {
-			size *= 2;
-			continue;
-		}
-		return r == 0 && res ? strdup(res->pw_name) : NULL;
-	}
-}
-
 static int cmd_run(int argc, char **argv)
 {
 	const char *config = DG_DEFAULT_CONFIG, *service = DG_RUN_SERVICE;
@@ -355,12 +332,12 @@ static int cmd_run(int argc, char **argv)
 				"set-group-ID\n");
 		return EXIT_INVALID;
 	}
-	if (!(user = invoking_user())) {
+	if (!(user = dg_user_name(getuid()))) {
 		fprintf(stderr, "dropgroups: cannot find the name of uid %u\n",
 			(unsigned)getuid());
 		return EXIT_INVALID;
 	}
-	r = dg_plan_prepare(config, service, user, &plan, &diags);
+	r = dg_plan_prepare(config, service, user, false, &plan, &diags);
 	print_diags(&diags);
 	dg_diags_free(&diags);
 	if (r < 0)

@@ -58,8 +58,9 @@ static int get_group(const char *name, gid_t gid, struct group *gr,
 	}
 }
 
-/* The same for the password database, by name. */
-static int get_user(const char *name, struct passwd *pw, char **buf)
+/* The same for the password database, by name (name != NULL) or uid. */
+static int get_user(const char *name, uid_t uid, struct passwd *pw,
+		    char **buf)
 {
 	size_t size = initial_buffer(_SC_GETPW_R_SIZE_MAX);
 
@@ -70,7 +71,8 @@ static int get_user(const char *name, struct passwd *pw, char **buf)
 
 		if (!b)
 			return -ENOMEM;
-		r = getpwnam_r(name, pw, b, size, &res);
+		r = name ? getpwnam_r(name, pw, b, size, &res)
+			 : getpwuid_r(uid, pw, b, size, &res);
 		if (r == ERANGE && size < DG_NSS_BUFFER_MAX) {
 			size *= 2;
 			continue;
@@ -149,15 +151,23 @@ static int user_exists(const char *name)
 	_cleanup_free_ char *buf = NULL;
 	struct passwd pw;
 
-	return get_user(name, &pw, &buf);
+	return get_user(name, 0, &pw, &buf);
 }
 
-int dg_user_lookup(const char *name, struct dg_user *out)
+char *dg_user_name(uid_t uid)
+{
+	_cleanup_free_ char *buf = NULL;
+	struct passwd pw;
+
+	return get_user(NULL, uid, &pw, &buf) == 0 ? strdup(pw.pw_name) : NULL;
+}
+
+int dg_user_lookup(const char *name, bool with_groups, struct dg_user *out)
 {
 	_cleanup_free_ char *buf = NULL;
 	struct dg_user user = {0};
 	struct passwd pw;
-	int r = get_user(name, &pw, &buf);
+	int r = get_user(name, 0, &pw, &buf);
 
 	if (r < 0)
 		return r;
@@ -165,7 +175,8 @@ int dg_user_lookup(const char *name, struct dg_user *out)
 	user.primary_gid = pw.pw_gid;
 	if (!(user.name = strdup(pw.pw_name)))
 		return -ENOMEM;
-	if ((r = user_groups(user.name, user.primary_gid, &user.groups)) < 0) {
+	if (with_groups &&
+	    (r = user_groups(user.name, user.primary_gid, &user.groups)) < 0) {
 		dg_user_free(&user);
 		return r;
 	}

@@ -3,6 +3,7 @@
 #ifndef DG_NSS_H
 #define DG_NSS_H
 
+#include <stdbool.h>
 #include <sys/types.h>
 
 #include "config.h"
@@ -16,8 +17,15 @@ int dg_group_by_name(const char *name, gid_t *gid);
 /* "name(gid)", or "gid" when the gid has no name; NULL on ENOMEM. */
 char *dg_group_label(gid_t gid);
 
-/* 0; -ENOENT when no such user; another -errno on NSS failure. */
-int dg_user_lookup(const char *name, struct dg_user *out);
+/* 0; -ENOENT when no such user; another -errno on NSS failure.  The
+ * user's group list (getgrouplist, as initgroups would set it) is looked
+ * up only if with_groups: only "%group" matching and explain need it, and
+ * against a directory server it is the costly part of a login. */
+int dg_user_lookup(const char *name, bool with_groups, struct dg_user *out);
+
+/* The name of the user with this uid (the caller frees it); NULL if
+ * there is none, NSS failed, or memory ran out. */
+char *dg_user_name(uid_t uid);
 
 /* Resolve every name in cfg.  Unknown names are warnings and are left
  * out; an NSS failure is an error.  Also warns when a drop list names a

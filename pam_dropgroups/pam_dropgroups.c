@@ -227,7 +227,8 @@ static const struct dg_plan *get_plan(pam_handle_t *pamh,
 		kept_plan_free(k);
 		return NULL;
 	}
-	r = dg_plan_prepare(args->config, service, user, &k->plan, &diags);
+	r = dg_plan_prepare(args->config, service, user, false, &k->plan,
+			    &diags);
 	log_diags(pamh, &diags, r < 0);
 	dg_diags_free(&diags);
 	if (r < 0) {

@@ -23,9 +23,19 @@ int dg_policy_load(const char *path, struct dg_config *config,
 	return dg_diags_failed(diags) ? -EINVAL : 0;
 }
 
+/* Does any rule match users by "%group"?  Only then is the user's group
+ * list needed to decide. */
+static bool uses_user_groups(const struct dg_policy *policy)
+{
+	for (size_t i = 0; i < policy->n_rules; i++)
+		if (policy->rules[i].user_groups.n)
+			return true;
+	return false;
+}
+
 int dg_plan_prepare(const char *path, const char *service,
-		    const char *username, struct dg_plan *plan,
-		    struct dg_diags *diags)
+		    const char *username, bool want_user_groups,
+		    struct dg_plan *plan, struct dg_diags *diags)
 {
 	long i;
 	int r;
@@ -34,7 +44,9 @@ int dg_plan_prepare(const char *path, const char *service,
 	r = dg_policy_load(path, &plan->config, &plan->policy, diags);
 	if (r < 0)
 		return r;
-	r = dg_user_lookup(username, &plan->user);
+	r = dg_user_lookup(username,
+			   want_user_groups || uses_user_groups(&plan->policy),
+			   &plan->user);
 	if (r == -ENOMEM)
 		return r;
 	if (r == -ENOENT) {

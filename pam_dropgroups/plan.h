@@ -20,10 +20,12 @@ int dg_policy_load(const char *path, struct dg_config *config,
 		   struct dg_policy *policy, struct dg_diags *diags);
 
 /* dg_policy_load, then look the user up and find the first matching rule.
- * Same return values; plan is always initialised. */
+ * plan->user.groups is filled when a rule matches by "%group", or when
+ * want_user_groups (explain shows them).  Same return values; plan is
+ * always initialised. */
 int dg_plan_prepare(const char *path, const char *service,
-		    const char *username, struct dg_plan *plan,
-		    struct dg_diags *diags);
+		    const char *username, bool want_user_groups,
+		    struct dg_plan *plan, struct dg_diags *diags);
 
 /* The decision for a process holding `current` under plan->rule, which
  * must not be NULL.  0 or -ENOMEM. */

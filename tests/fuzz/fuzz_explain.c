@@ -240,7 +240,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fz_check_policy(&cfg, &pol);
 	fz_check_diags(&diags);
 
-	r = dg_user_lookup(sc->user, &user);
+	r = dg_user_lookup(sc->user, true, &user);
 	if (r < 0)
 		goto out; /* not on this machine: nothing to explain */
 	fz_check_set(&user.groups, "user groups");
