@@ -184,6 +184,28 @@ int dg_user_lookup(const char *name, bool with_groups, struct dg_user *out)
 	return 0;
 }
 
+/* Record the answer r to looking up KIND "NAME" for WHERE: nothing when
+ * found, a warning when it does not exist (it is then ignored), an error
+ * when NSS failed.  1 if found, 0 if not, -ENOMEM to pass on. */
+static int note_lookup(int r, const char *kind, const char *name,
+		       const char *where, const char *file, int line,
+		       struct dg_diags *diags)
+{
+	if (r == 0)
+		return 1;
+	if (r == -ENOMEM)
+		return r;
+	if (r == -ENOENT)
+		dg_diags_add(diags, DG_WARNING, file, line,
+			     "%s \"%s\" in %s does not exist; it is ignored",
+			     kind, name, where);
+	else
+		dg_diags_add(diags, DG_ERROR, file, line,
+			     "looking up %s \"%s\" in %s failed: %s", kind,
+			     name, where, strerror(-r));
+	return 0;
+}
+
 /* Resolve refs into a gid set.  "*" sets *all (when allowed). */
 static int resolve_refs(const struct dg_group_refs *refs, const char *what,
 			bool *all, struct dg_gids *out, struct dg_diags *diags)
@@ -210,19 +232,11 @@ static int resolve_refs(const struct dg_group_refs *refs, const char *what,
 					     "\"*\" is not allowed in %s", what);
 			continue;
 		}
-		r = dg_group_by_name(ref->name, &v[n]);
-		if (r == 0)
-			n++;
-		else if (r == -ENOENT)
-			dg_diags_add(diags, DG_WARNING, ref->file, ref->line,
-				     "group \"%s\" in %s does not exist; "
-				     "it is ignored", ref->name, what);
-		else if (r == -ENOMEM)
+		r = note_lookup(dg_group_by_name(ref->name, &v[n]), "group",
+				ref->name, what, ref->file, ref->line, diags);
+		if (r < 0)
 			return r;
-		else
-			dg_diags_add(diags, DG_ERROR, ref->file, ref->line,
-				     "looking up group \"%s\" in %s failed: %s",
-				     ref->name, what, strerror(-r));
+		n += (size_t)r;
 	}
 	return dg_gids_from(out, v, n);
 }
@@ -232,9 +246,10 @@ static int resolve_users(const struct dg_rule_src *src, struct dg_rule *rule,
 {
 	_cleanup_free_ gid_t *v = calloc(src->users.n ? src->users.n : 1,
 					 sizeof(*v));
+	_cleanup_free_ char *where = NULL;
 	size_t n = 0;
 
-	if (!v)
+	if (!v || asprintf(&where, "users of rule \"%s\"", rule->label) < 0)
 		return -ENOMEM;
 	rule->any_user = !src->users_given;
 	for (size_t i = 0; i < src->users.n; i++) {
@@ -248,38 +263,18 @@ static int resolve_users(const struct dg_rule_src *src, struct dg_rule *rule,
 		if (u[0] != '%') {
 			/* Matched by name as written; looked up only so that
 			 * a typo gets a warning, and an NSS failure an error. */
-			r = user_exists(u);
-			if (r == -ENOENT)
-				dg_diags_add(diags, DG_WARNING, src->file,
-					     src->line,
-					     "user \"%s\" in users of rule \"%s\" "
-					     "does not exist; it is ignored",
-					     u, rule->label);
-			else if (r == -ENOMEM)
+			r = note_lookup(user_exists(u), "user", u, where,
+					src->file, src->line, diags);
+			if (r < 0)
 				return r;
-			else if (r < 0)
-				dg_diags_add(diags, DG_ERROR, src->file,
-					     src->line,
-					     "looking up user \"%s\" in users of "
-					     "rule \"%s\" failed: %s",
-					     u, rule->label, strerror(-r));
 			continue;
 		}
-		r = u[1] ? dg_group_by_name(u + 1, &v[n]) : -ENOENT;
-		if (r == 0)
-			n++;
-		else if (r == -ENOENT)
-			dg_diags_add(diags, DG_WARNING, src->file, src->line,
-				     "group \"%s\" in users of rule \"%s\" "
-				     "does not exist; it is ignored",
-				     u + 1, rule->label);
-		else if (r == -ENOMEM)
+		r = note_lookup(u[1] ? dg_group_by_name(u + 1, &v[n]) : -ENOENT,
+				"group", u + 1, where, src->file, src->line,
+				diags);
+		if (r < 0)
 			return r;
-		else
-			dg_diags_add(diags, DG_ERROR, src->file, src->line,
-				     "looking up group \"%s\" in users of rule "
-				     "\"%s\" failed: %s",
-				     u + 1, rule->label, strerror(-r));
+		n += (size_t)r;
 	}
 	return dg_gids_from(&rule->user_groups, v, n);
 }
