@@ -34,10 +34,12 @@ ALL_LDFLAGS  := -Wl,-z,relro -Wl,-z,now -Wl,--as-needed $(LDFLAGS)
 
 B            ?= build
 SRC          := pam_dropgroups
-CORE         := util diag config policy nss load kernel plan
+CORE         := util diag scan config policy resolve nss load idmap kernel plan apply
 CORE_OBJS    := $(CORE:%=$(B)/%.o)
-UNIT_TESTS   := test_policy test_config test_property
-TEST_HELPERS := $(B)/logsink $(B)/nssfail.so $(B)/allocfail $(B)/pam_cycles
+UNIT_TESTS   := test_policy test_config test_resolve test_idmap test_property
+TEST_HELPERS := $(B)/logsink $(B)/libnss_dgfault.so.2 $(B)/allocfail \
+		$(B)/pam_cycles $(B)/service_switch $(B)/two_sessions \
+		$(B)/pam_dropgroups-unpinned.so
 
 all: $(B)/pam_dropgroups.so $(B)/dropgroups
 
@@ -50,6 +52,7 @@ $(B)/%.o: $(SRC)/%.c $(wildcard $(SRC)/*.h) | $(B)
 $(B)/pam_dropgroups.so: $(CORE_OBJS) $(B)/pam_dropgroups.o $(SRC)/module.map
 	$(CC) -shared -o $@ $(CORE_OBJS) $(B)/pam_dropgroups.o \
 		-Wl,--version-script=$(SRC)/module.map -Wl,-z,defs \
+		-Wl,-z,nodelete \
 		$(ALL_LDFLAGS) $(PKG_LIBS)
 
 $(B)/dropgroups: $(CORE_OBJS) $(B)/cli.o
@@ -70,8 +73,23 @@ $(B)/allocfail: tests/faults/allocfail.c | $(B)
 $(B)/pam_cycles: tests/stress/pam_cycles.c | $(B)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS) -lpam
 
-$(B)/nssfail.so: tests/nssfail.c | $(B)
-	$(CC) $(ALL_CFLAGS) -shared -o $@ $< $(ALL_LDFLAGS) -ldl
+$(B)/service_switch: tests/faults/service_switch.c | $(B)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS) -lpam
+
+$(B)/two_sessions: tests/stress/two_sessions.c | $(B)
+	$(CC) $(ALL_CFLAGS) -pthread -o $@ $< $(ALL_LDFLAGS) -lpam
+
+# The module as it would be without -z nodelete: the baseline of
+# tests/integration/28-process-edges.sh, which shows why it needs it.
+$(B)/pam_dropgroups-unpinned.so: $(CORE_OBJS) $(B)/pam_dropgroups.o $(SRC)/module.map
+	$(CC) -shared -o $@ $(CORE_OBJS) $(B)/pam_dropgroups.o \
+		-Wl,--version-script=$(SRC)/module.map -Wl,-z,defs \
+		$(ALL_LDFLAGS) $(PKG_LIBS)
+
+# An NSS module that the sandbox puts after "files" (tests/nss/dgfault.c).
+$(B)/libnss_dgfault.so.2: tests/nss/dgfault.c | $(B)
+	$(CC) $(ALL_CFLAGS) -shared -Wl,-soname,libnss_dgfault.so.2 -o $@ $< \
+		$(ALL_LDFLAGS)
 
 deps:
 	tests/install-deps.sh
@@ -94,7 +112,7 @@ SAN_PRELOAD   = $(shell $(CC) -print-file-name=libasan.so) $(shell $(CC) -print-
 
 check-asan: deps
 	$(MAKE) B=build-asan CFLAGS="$(SAN_CFLAGS)" LDFLAGS="$(SAN_LDFLAGS)" \
-		all unit build-asan/logsink build-asan/nssfail.so
+		all unit build-asan/logsink build-asan/libnss_dgfault.so.2
 	BUILD=$(CURDIR)/build-asan DG_SANITIZE=1 LD_PRELOAD="$(SAN_PRELOAD)" \
 		ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:verify_asan_link_order=0:alloc_dealloc_mismatch=0 \
 		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \

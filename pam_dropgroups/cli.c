@@ -1,5 +1,6 @@
 /* dropgroups(8): check a policy and explain its decisions, with the very
  * code the module runs (plan.c), so the two can never disagree. */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
@@ -9,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "apply.h"
 #include "kernel.h"
 #include "nss.h"
 #include "plan.h"
@@ -147,7 +149,7 @@ static int cmd_check(int argc, char **argv)
 	if (first != argc)
 		return usage_error("check: unexpected argument \"%s\"",
 				   argv[first]);
-	r = dg_policy_load(config, &cfg, &policy, &diags);
+	r = dg_policy_load(config, true, &cfg, &policy, &diags);
 	print_diags(&diags);
 	if (r == -ENOMEM)
 		fprintf(stderr, "dropgroups: out of memory\n");
@@ -162,21 +164,28 @@ static int cmd_check(int argc, char **argv)
 	return r == 0 ? EXIT_OK : EXIT_INVALID;
 }
 
-static void print_verdicts(const struct dg_decision *d)
+static void print_verdicts(const struct dg_outcome *o)
 {
+	const struct dg_decision *d = &o->decision;
+
 	for (size_t i = 0; i < d->n_verdicts; i++) {
 		const struct dg_verdict *v = &d->verdicts[i];
 		_cleanup_free_ char *label = dg_group_label(v->gid);
 
-		printf("  %-8s %-24s %s\n", v->kept ? "kept" : "dropped",
-		       label ? label : "?", dg_reason_text(v->reason));
+		printf("  %-8s %-24s %s%s%s%s\n", v->kept ? "kept" : "dropped",
+		       label ? label : "?", dg_reason_text(v->reason),
+		       v->by_name ? " (by name: " : "",
+		       v->by_name ? dg_gid_names_get(&o->names, v->gid) : "",
+		       v->by_name ? ")" : "");
 	}
 }
 
 static int explain(const struct dg_plan *plan, const char *service)
 {
-	struct dg_decision d = {0};
+	struct dg_outcome o = {0};
 	const struct dg_user *u = &plan->user;
+	gid_t failed = 0;
+	int r;
 
 	printf("service \"%s\", user \"%s\" (uid %u, primary gid %u)\n",
 	       service, u->name, (unsigned)u->uid, (unsigned)u->primary_gid);
@@ -193,16 +202,22 @@ static int explain(const struct dg_plan *plan, const char *service)
 		       plan->rule->src->line);
 	printf("%s%s\n", plan->rule->mode == DG_MODE_DROP ? "drop" : "keep",
 	       plan->rule->src->no_new_privs ? ", no_new_privs" : "");
-	if (dg_plan_decide(plan, u->groups.v, u->groups.n, &d) < 0) {
-		fprintf(stderr, "dropgroups: out of memory\n");
+	r = dg_plan_decide(plan, u->groups.v, u->groups.n, &o, &failed);
+	if (r < 0) {
+		struct dg_apply_error why = {.step = DG_STEP_NAMES, .err = r,
+					     .gid = failed};
+		_cleanup_free_ char *text = dg_apply_error_text(&why);
+
+		fprintf(stderr, "dropgroups: %s\n",
+			r == -ENOMEM || !text ? "out of memory" : text);
 		return EXIT_INVALID;
 	}
-	print_verdicts(&d);
+	print_verdicts(&o);
 	printf("groups after:");
-	for (size_t i = 0; i < d.groups.n; i++)
-		printf(" %u", (unsigned)d.groups.v[i]);
+	for (size_t i = 0; i < o.decision.groups.n; i++)
+		printf(" %u", (unsigned)o.decision.groups.v[i]);
 	printf("\n");
-	dg_decision_free(&d);
+	dg_outcome_free(&o);
 	return EXIT_OK;
 }
 
@@ -218,6 +233,9 @@ static int cmd_explain(int argc, char **argv)
 		return EXIT_USAGE;
 	if (argc - first != 2)
 		return usage_error("explain needs SERVICE and USER");
+	/* As the module sees it: Linux-PAM lowercases the service name. */
+	for (char *c = argv[first]; *c; c++)
+		*c = (char)tolower((unsigned char)*c);
 	r = dg_plan_prepare(config, argv[first], argv[first + 1], true, &plan,
 			    &diags);
 	print_diags(&diags);
@@ -313,11 +331,10 @@ static int cmd_run(int argc, char **argv)
 {
 	const char *config = DG_DEFAULT_CONFIG, *service = DG_RUN_SERVICE;
 	struct dg_diags diags = {0};
-	struct dg_decision d = {0};
+	struct dg_outcome o = {0};
 	struct dg_plan plan = {0};
-	_cleanup_free_ gid_t *current = NULL;
+	struct dg_apply_error why;
 	_cleanup_free_ char *user = NULL;
-	size_t n = 0;
 	int first = parse_opts(argc, argv, &config, &service);
 	int r;
 
@@ -348,35 +365,20 @@ static int cmd_run(int argc, char **argv)
 			service, user);
 		goto fail;
 	}
-	if ((r = dg_get_groups(&current, &n)) < 0 ||
-	    (r = dg_plan_decide(&plan, current, n, &d)) < 0) {
-		fprintf(stderr, "dropgroups: %s\n", strerror(-r));
+	/* Always under no_new_privs: the unprivileged drop needs it, and
+	 * COMMAND then gains nothing from set-user-ID programs. */
+	if (dg_plan_apply(&plan, true, &o, &why) < 0) {
+		_cleanup_free_ char *text = dg_apply_error_text(&why);
+
+		fprintf(stderr, "dropgroups: %s\n", text ? text : "out of memory");
 		goto fail;
 	}
-	/* no_new_privs first, as in the module: the unprivileged drop needs
-	 * it, and COMMAND then gains nothing from set-user-ID programs. */
-	if ((r = dg_set_no_new_privs()) < 0) {
-		fprintf(stderr, "dropgroups: cannot set no_new_privs: %s\n",
-			strerror(-r));
-		goto fail;
-	}
-	if (d.changed && (r = dg_set_groups(d.groups.v, d.groups.n)) < 0) {
-		if (r == -EPERM && dg_has_cap_setgid() == 0)
-			fprintf(stderr, "dropgroups: setgroups: %s: you lack "
-					"CAP_SETGID, and %s\n",
-				strerror(-r), dg_unprivileged_drop_hint());
-		else
-			fprintf(stderr, "dropgroups: setgroups: %s\n",
-				strerror(-r));
-		goto fail;
-	}
-	dg_decision_free(&d);
+	dg_outcome_free(&o);
 	dg_plan_free(&plan);
 	execvp(argv[first], argv + first);
 	fprintf(stderr, "dropgroups: %s: %s\n", argv[first], strerror(errno));
 	return 127;
 fail:
-	dg_decision_free(&d);
 	dg_plan_free(&plan);
 	return EXIT_INVALID;
 }
@@ -396,7 +398,7 @@ static int cmd_sync_kernel(int argc, char **argv)
 	if (first != argc)
 		return usage_error("sync-kernel: unexpected argument \"%s\"",
 				   argv[first]);
-	r = dg_policy_load(config, &cfg, &policy, &diags);
+	r = dg_policy_load(config, false, &cfg, &policy, &diags);
 	print_diags(&diags);
 	if (r < 0 || !list)
 		goto out;

@@ -1,7 +1,12 @@
 /* libconfig text -> struct dg_config.  No I/O and no NSS here: this is the
- * schema of dropgroups.conf(5), and every way a file can break it. */
+ * schema of dropgroups.conf(5), and every way a file can break it.
+ *
+ * The schema is two tables, one row per key (name, where it may appear,
+ * whether it is required, the function that reads it): a new key is one
+ * row and one function, and the unknown-key check reads the same rows. */
 #include "config.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <libconfig.h>
 #include <stdint.h>
@@ -9,27 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
-
-int dg_strings_add(struct dg_strings *s, const char *str)
-{
-	char *copy;
-
-	if (dg_grow((void **)&s->v, &s->cap, s->n + 1, sizeof(*s->v)) < 0)
-		return -ENOMEM;
-	if (!(copy = strdup(str)))
-		return -ENOMEM;
-	s->v[s->n++] = copy;
-	return 0;
-}
-
-void dg_strings_free(struct dg_strings *s)
-{
-	for (size_t i = 0; i < s->n; i++)
-		free(s->v[i]);
-	free(s->v);
-	*s = (struct dg_strings){0};
-}
+#include "scan.h"
 
 static void refs_free(struct dg_group_refs *r)
 {
@@ -39,7 +24,7 @@ static void refs_free(struct dg_group_refs *r)
 	*r = (struct dg_group_refs){0};
 }
 
-static void rule_free(struct dg_rule_src *rule)
+static void rule_src_free(struct dg_rule_src *rule)
 {
 	free(rule->name);
 	dg_strings_free(&rule->services);
@@ -49,9 +34,9 @@ static void rule_free(struct dg_rule_src *rule)
 
 void dg_config_free(struct dg_config *cfg)
 {
-	for (size_t i = 0; i < cfg->n_rules; i++)
-		rule_free(&cfg->rules[i]);
-	free(cfg->rules);
+	for (size_t i = 0; i < cfg->rules.n; i++)
+		rule_src_free(&cfg->rules.v[i]);
+	free(cfg->rules.v);
 	refs_free(&cfg->restricting);
 	free(cfg->include_dir);
 	dg_strings_free(&cfg->files);
@@ -72,8 +57,10 @@ char *dg_rule_label(const struct dg_rule_src *rule)
 /* State for parsing one file. */
 struct parser {
 	const char *file; /* owned by cfg->files */
+	enum dg_file_role role;
 	struct dg_diags *diags;
-	int oom;
+	struct dg_config *cfg;
+	const char *where; /* "rule \"ssh\"" inside a rule, else NULL */
 };
 
 static int line_of(const config_setting_t *s)
@@ -96,302 +83,507 @@ static const char *type_name(int type)
 	}
 }
 
+#define parse_error(p, line, ...)                                              \
+	dg_diags_add((p)->diags, DG_ERROR, (p)->file, (line), __VA_ARGS__)
+#define parse_warning(p, line, ...)                                            \
+	dg_diags_add((p)->diags, DG_WARNING, (p)->file, (line), __VA_ARGS__)
+
 static void wrong_type(struct parser *p, const config_setting_t *s,
 		       const char *what, const char *expected)
 {
-	dg_diags_add(p->diags, DG_ERROR, p->file, line_of(s),
-		     "%s must be %s, not %s", what, expected,
-		     type_name(config_setting_type(s)));
+	parse_error(p, line_of(s), "%s must be %s, not %s", what, expected,
+		    type_name(config_setting_type(s)));
 }
 
-/* Only keys from `allowed` (NULL-terminated) may appear in group g;
- * `context` (e.g. `rule "ssh"`) says where, or is NULL at the top level. */
-static void reject_unknown_keys(struct parser *p, const config_setting_t *g,
-				const char *const *allowed, const char *context)
-{
-	int n = config_setting_length(g);
-
-	for (int i = 0; i < n; i++) {
-		const config_setting_t *s = config_setting_get_elem(g, (unsigned)i);
-		const char *name = config_setting_name(s);
-		bool known = false;
-
-		for (const char *const *a = allowed; *a; a++)
-			if (name && strcmp(name, *a) == 0)
-				known = true;
-		if (!known)
-			dg_diags_add(p->diags, DG_ERROR, p->file, line_of(s),
-				     "unknown key \"%s\"%s%s", name ? name : "?",
-				     context ? " in " : "", context ? context : "");
-	}
-}
-
-/* A scalar or each element of an array or list, handed to `each`. */
-typedef void (*element_fn)(struct parser *p, const config_setting_t *elem,
-			   const char *what, void *out);
-
-static void for_each_value(struct parser *p, const config_setting_t *s,
-			   const char *what, const char *expected,
-			   element_fn each, void *out)
+static bool is_int(const config_setting_t *s)
 {
 	int type = config_setting_type(s);
 
-	if (type != CONFIG_TYPE_ARRAY && type != CONFIG_TYPE_LIST) {
-		each(p, s, what, out);
-		return;
-	}
+	return type == CONFIG_TYPE_INT || type == CONFIG_TYPE_INT64;
+}
+
+/* --- values --- */
+
+/* A scalar or each element of an array or list, handed to `each`. */
+typedef int (*element_fn)(struct parser *p, const config_setting_t *elem,
+			  const char *what, void *out);
+
+static int for_each_value(struct parser *p, const config_setting_t *s,
+			  const char *what, const char *expected,
+			  element_fn each, void *out)
+{
+	int type = config_setting_type(s), r;
+
+	if (type != CONFIG_TYPE_ARRAY && type != CONFIG_TYPE_LIST)
+		return each(p, s, what, out);
 	for (int i = 0; i < config_setting_length(s); i++) {
 		const config_setting_t *e = config_setting_get_elem(s, (unsigned)i);
 		int et = config_setting_type(e);
 
-		if (et == CONFIG_TYPE_ARRAY || et == CONFIG_TYPE_LIST ||
-		    et == CONFIG_TYPE_GROUP)
+		if (et == CONFIG_TYPE_ARRAY || et == CONFIG_TYPE_LIST)
 			wrong_type(p, e, what, expected);
-		else
-			each(p, e, what, out);
+		else if ((r = each(p, e, what, out)) < 0)
+			return r;
 	}
+	return 0;
 }
 
-static void add_string(struct parser *p, const config_setting_t *e,
-		       const char *what, void *out)
+static int add_string(struct parser *p, const config_setting_t *e,
+		      const char *what, void *out)
 {
 	const char *str;
 
 	if (config_setting_type(e) != CONFIG_TYPE_STRING) {
 		wrong_type(p, e, what, "a string");
-		return;
+		return 0;
 	}
 	str = config_setting_get_string(e);
 	if (!str || !*str) {
-		dg_diags_add(p->diags, DG_ERROR, p->file, line_of(e),
-			     "%s has an empty string", what);
-		return;
+		parse_error(p, line_of(e), "%s has an empty string", what);
+		return 0;
 	}
-	if (dg_strings_add(out, str) < 0)
-		p->oom = 1;
+	return dg_strings_add(out, str);
 }
 
-static void add_group_ref(struct parser *p, const config_setting_t *e,
-			  const char *what, void *out)
+static bool all_digits(const char *s)
+{
+	return *s && strspn(s, "0123456789") == strlen(s);
+}
+
+/* A gid: libconfig keeps every integer the scanner let through exactly
+ * (scan.c refuses the ones it would wrap), so only the range is left. */
+static int read_gid(struct parser *p, const config_setting_t *e,
+		    const char *what, gid_t *gid)
+{
+	long long v = config_setting_get_int64(e);
+
+	/* (gid_t)-1 means "no change" to the kernel: never a group. */
+	if (v < 0 || v >= (long long)UINT32_MAX) {
+		parse_error(p, line_of(e),
+			    "%s has gid %lld, which is out of range (0 to "
+			    "4294967294)",
+			    what, v);
+		return -EINVAL;
+	}
+	*gid = (gid_t)v;
+	return 0;
+}
+
+static int read_group_name(struct parser *p, const config_setting_t *e,
+			   const char *what, char **name)
+{
+	const char *str = config_setting_get_string(e);
+
+	if (!str || !*str) {
+		parse_error(p, line_of(e), "%s has an empty group name", what);
+		return 0;
+	}
+	if (all_digits(str))
+		parse_warning(p, line_of(e),
+			      "%s names the group \"%s\", a name made of "
+			      "digits; for gid %s write it without quotes",
+			      what, str, str);
+	return (*name = strdup(str)) ? 0 : -ENOMEM;
+}
+
+/* { name = "x"; optional = true; }: a restricting group that may not
+ * exist (yet), whose absence is then a warning, not an error. */
+static int read_optional_ref(struct parser *p, const config_setting_t *g,
+			     const char *what, struct dg_group_ref *ref)
+{
+	const config_setting_t *name = config_setting_get_member(g, "name");
+	const config_setting_t *opt = config_setting_get_member(g, "optional");
+
+	if (strcmp(what, "restricting") != 0) {
+		wrong_type(p, g, what, "a group name or a gid");
+		return 0;
+	}
+	for (int i = 0; i < config_setting_length(g); i++) {
+		const config_setting_t *s = config_setting_get_elem(g, (unsigned)i);
+		const char *key = config_setting_name(s);
+
+		if (!key || (strcmp(key, "name") && strcmp(key, "optional")))
+			parse_error(p, line_of(s),
+				    "unknown key \"%s\" in a restricting entry "
+				    "(only \"name\" and \"optional\")",
+				    key ? key : "?");
+	}
+	if (!name || config_setting_type(name) != CONFIG_TYPE_STRING) {
+		parse_error(p, line_of(g),
+			    "a restricting entry { } needs name = \"GROUP\"");
+		return 0;
+	}
+	if (!opt || config_setting_type(opt) != CONFIG_TYPE_BOOL) {
+		parse_error(p, line_of(g),
+			    "a restricting entry { } needs optional = true "
+			    "(or false)");
+		return 0;
+	}
+	ref->optional = config_setting_get_bool(opt);
+	return read_group_name(p, name, what, &ref->name);
+}
+
+static int add_group_ref(struct parser *p, const config_setting_t *e,
+			 const char *what, void *out)
 {
 	struct dg_group_refs *refs = out;
 	struct dg_group_ref ref = {.file = p->file, .line = line_of(e)};
-	int type = config_setting_type(e);
+	int type = config_setting_type(e), r = 0;
 
-	if (type == CONFIG_TYPE_INT || type == CONFIG_TYPE_INT64) {
-		long long v = config_setting_get_int64(e);
-
-		/* (gid_t)-1 means "no change" to the kernel: never a group.
-		 * libconfig 1.5 wraps an integer above 2^31-1 without an L
-		 * suffix into a negative one: say how to write it. */
-		if (v < 0 || v >= (long long)UINT32_MAX) {
-			dg_diags_add(p->diags, DG_ERROR, p->file, ref.line,
-				     "%s has gid %lld, which is out of range%s",
-				     what, v,
-				     v < 0 && type == CONFIG_TYPE_INT
-					     ? " (write gids above 2147483647 "
-					       "with an L suffix, as in "
-					       "4294967294L)"
-					     : "");
-			return;
-		}
-		ref.gid = (gid_t)v;
+	if (is_int(e)) {
+		if (read_gid(p, e, what, &ref.gid) < 0)
+			return 0;
 	} else if (type == CONFIG_TYPE_STRING) {
-		const char *str = config_setting_get_string(e);
-
-		if (!str || !*str) {
-			dg_diags_add(p->diags, DG_ERROR, p->file, ref.line,
-				     "%s has an empty group name", what);
-			return;
-		}
-		if (!(ref.name = strdup(str))) {
-			p->oom = 1;
-			return;
-		}
+		r = read_group_name(p, e, what, &ref.name);
+	} else if (type == CONFIG_TYPE_GROUP) {
+		r = read_optional_ref(p, e, what, &ref);
 	} else {
 		wrong_type(p, e, what, "a group name or a gid");
-		return;
+		return 0;
 	}
-	if (dg_grow((void **)&refs->v, &refs->cap, refs->n + 1,
-		    sizeof(*refs->v)) < 0) {
+	if (r < 0)
+		return r;
+	if (type != CONFIG_TYPE_INT && type != CONFIG_TYPE_INT64 && !ref.name)
+		return 0; /* reported */
+	if (ref.name && strcmp(ref.name, "*") == 0 &&
+	    strcmp(what, "restricting") == 0) {
+		parse_error(p, ref.line, "\"*\" is not allowed in %s", what);
 		free(ref.name);
-		p->oom = 1;
-		return;
+		return 0;
 	}
-	refs->v[refs->n++] = ref;
-}
-
-static void parse_strings(struct parser *p, const config_setting_t *s,
-			  const char *what, struct dg_strings *out)
-{
-	for_each_value(p, s, what, "a string", add_string, out);
-}
-
-static void parse_group_refs(struct parser *p, const config_setting_t *s,
-			     const char *what, struct dg_group_refs *out)
-{
-	for_each_value(p, s, what, "a group name or a gid", add_group_ref, out);
-}
-
-static void parse_rule(struct parser *p, struct dg_config *cfg,
-		       const config_setting_t *g, int index)
-{
-	static const char *const keys[] = {"name", "services", "users", "drop",
-					   "keep", "no_new_privs", NULL};
-	struct dg_rule_src rule = {.file = p->file, .line = line_of(g)};
-	const config_setting_t *s, *drop, *keep;
-	_cleanup_free_ char *where = NULL;
-	size_t errors_before = p->diags->n;
-
-	if (config_setting_type(g) != CONFIG_TYPE_GROUP) {
-		wrong_type(p, g, "each rule", "a group { }");
-		return;
-	}
-	if ((s = config_setting_get_member(g, "name"))) {
-		if (config_setting_type(s) != CONFIG_TYPE_STRING)
-			wrong_type(p, s, "name", "a string");
-		else if (!(rule.name = strdup(config_setting_get_string(s))))
-			p->oom = 1;
-	}
-	if (rule.name)
-		(void)!asprintf(&where, "rule \"%s\"", rule.name);
-	else
-		(void)!asprintf(&where, "rule %d", index + 1);
-	if (!where) {
-		p->oom = 1;
-		rule_free(&rule);
-		return;
-	}
-	reject_unknown_keys(p, g, keys, where);
-
-	if ((s = config_setting_get_member(g, "services")))
-		parse_strings(p, s, "services", &rule.services);
-	if (!s)
-		dg_diags_add(p->diags, DG_ERROR, p->file, rule.line,
-			     "%s has no \"services\"", where);
-	else if (rule.services.n == 0 && p->diags->n == errors_before &&
-		 !p->oom)
-		dg_diags_add(p->diags, DG_ERROR, p->file, line_of(s),
-			     "\"services\" is empty in %s", where);
-
-	if ((s = config_setting_get_member(g, "users"))) {
-		rule.users_given = true;
-		parse_strings(p, s, "users", &rule.users);
-		if (rule.users.n == 0 && p->diags->n == errors_before &&
-		    !p->oom)
-			dg_diags_add(p->diags, DG_WARNING, p->file, line_of(s),
-				     "\"users\" is empty in %s, so it matches nobody",
-				     where);
-	}
-
-	drop = config_setting_get_member(g, "drop");
-	keep = config_setting_get_member(g, "keep");
-	if (drop && keep)
-		dg_diags_add(p->diags, DG_ERROR, p->file, rule.line,
-			     "%s has both \"drop\" and \"keep\"; give one",
-			     where);
-	else if (!drop && !keep)
-		dg_diags_add(p->diags, DG_ERROR, p->file, rule.line,
-			     "%s has neither \"drop\" nor \"keep\"", where);
-	else if (drop)
-		parse_group_refs(p, drop, "drop", &rule.groups);
-	else {
-		rule.mode = DG_MODE_KEEP;
-		parse_group_refs(p, keep, "keep", &rule.groups);
-	}
-
-	if ((s = config_setting_get_member(g, "no_new_privs"))) {
-		if (config_setting_type(s) != CONFIG_TYPE_BOOL)
-			wrong_type(p, s, "no_new_privs", "a boolean");
-		else
-			rule.no_new_privs = config_setting_get_bool(s);
-	}
-
-	if (dg_grow((void **)&cfg->rules, &cfg->cap_rules, cfg->n_rules + 1,
-		    sizeof(*cfg->rules)) < 0) {
-		p->oom = 1;
-		rule_free(&rule);
-		return;
-	}
-	cfg->rules[cfg->n_rules++] = rule;
-}
-
-static void parse_rules(struct parser *p, struct dg_config *cfg,
-			const config_setting_t *s)
-{
-	if (config_setting_type(s) != CONFIG_TYPE_LIST) {
-		wrong_type(p, s, "rules", "a list ( ) of groups");
-		return;
-	}
-	for (int i = 0; i < config_setting_length(s) && !p->oom; i++)
-		parse_rule(p, cfg, config_setting_get_elem(s, (unsigned)i), i);
-}
-
-static void parse_version(struct parser *p, const config_setting_t *root)
-{
-	const config_setting_t *s = config_setting_get_member(root, "version");
-	int type;
-
-	if (!s) {
-		dg_diags_add(p->diags, DG_ERROR, p->file, 0,
-			     "required setting \"version\" is missing");
-		return;
-	}
-	type = config_setting_type(s);
-	if (type != CONFIG_TYPE_INT && type != CONFIG_TYPE_INT64)
-		wrong_type(p, s, "version", "a number");
-	else if (config_setting_get_int64(s) != 1)
-		dg_diags_add(p->diags, DG_ERROR, p->file, line_of(s),
-			     "version %lld is not supported; only 1 is",
-			     (long long)config_setting_get_int64(s));
-}
-
-/* libconfig would open @include'd files itself, past every ownership
- * check in load.c, so the directive is refused before libconfig sees it.
- * Its scanner only honours @include at the start of a line (after blanks);
- * refusing every such line is a superset of that. */
-static int find_include(const char *text)
-{
-	int line = 1;
-
-	for (const char *l = text; l && *l; line++) {
-		const char *c = l;
-
-		while (*c == ' ' || *c == '\t' || *c == '\r' || *c == '\f' ||
-		       *c == '\v')
-			c++;
-		if (strncmp(c, "@include", 8) == 0)
-			return line;
-		l = strchr(l, '\n');
-		if (l)
-			l++;
+	if (DG_APPEND(refs, ref) < 0) {
+		free(ref.name);
+		return -ENOMEM;
 	}
 	return 0;
 }
 
-int dg_config_parse(struct dg_config *cfg, const char *file, const char *text,
-		    enum dg_file_role role, struct dg_diags *diags)
+static int parse_strings(struct parser *p, const config_setting_t *s,
+			 const char *what, struct dg_strings *out)
 {
-	static const char *const main_keys[] = {"version", "restricting",
-						"include_dir", "rules", NULL};
-	static const char *const drop_in_keys[] = {"version", "restricting",
-						   "rules", "include_dir", NULL};
-	struct parser p = {.diags = diags};
-	const config_setting_t *root, *s;
-	config_t lc;
-	int line;
+	return for_each_value(p, s, what, "a string", add_string, out);
+}
 
-	if (dg_strings_add(&cfg->files, file) < 0)
-		return -ENOMEM;
-	p.file = cfg->files.v[cfg->files.n - 1];
+static int parse_group_refs(struct parser *p, const config_setting_t *s,
+			    const char *what, struct dg_group_refs *out)
+{
+	return for_each_value(p, s, what, "a group name or a gid",
+			      add_group_ref, out);
+}
 
-	if ((line = find_include(text))) {
-		dg_diags_add(diags, DG_ERROR, p.file, line,
-			     "@include is not allowed; put extra policy in the "
-			     "include_dir, where each file is checked");
+/* --- the schema --- */
+
+enum { IN_MAIN = 1, IN_DROP_IN = 2, IN_BOTH = IN_MAIN | IN_DROP_IN };
+
+struct key {
+	const char *name;
+	unsigned allowed;  /* IN_*: where the key may appear */
+	unsigned required; /* IN_*: where it must */
+	const char *hint;  /* added to the "missing" message */
+	int (*parse)(struct parser *p, const config_setting_t *s, void *target);
+};
+
+static unsigned role_bit(enum dg_file_role role)
+{
+	return role == DG_MAIN_FILE ? IN_MAIN : IN_DROP_IN;
+}
+
+static const struct key *find_key(const struct key *keys, size_t n,
+				  const char *name)
+{
+	for (size_t i = 0; name && i < n; i++)
+		if (strcmp(keys[i].name, name) == 0)
+			return &keys[i];
+	return NULL;
+}
+
+/* Read every member of group g through the table; report unknown keys,
+ * keys out of place and missing required keys.  0 or -ENOMEM. */
+static int parse_keys(struct parser *p, const config_setting_t *g,
+		      const struct key *keys, size_t n_keys, int group_line,
+		      const char *skip, void *target)
+{
+	unsigned role = role_bit(p->role);
+	int r;
+
+	for (int i = 0; i < config_setting_length(g); i++) {
+		const config_setting_t *s = config_setting_get_elem(g, (unsigned)i);
+		const char *name = config_setting_name(s);
+		const struct key *k = find_key(keys, n_keys, name);
+
+		if (skip && name && strcmp(name, skip) == 0)
+			continue;
+		if (!k)
+			parse_error(p, line_of(s), "unknown key \"%s\"%s%s",
+				    name ? name : "?", p->where ? " in " : "",
+				    p->where ? p->where : "");
+		else if (!(k->allowed & role))
+			parse_error(p, line_of(s),
+				    "%s is allowed only in the main file",
+				    k->name);
+		else if ((r = k->parse(p, s, target)) < 0)
+			return r;
+	}
+	for (size_t i = 0; i < n_keys; i++) {
+		if (!(keys[i].required & role) ||
+		    config_setting_get_member(g, keys[i].name))
+			continue;
+		if (p->where)
+			parse_error(p, group_line, "%s has no \"%s\"", p->where,
+				    keys[i].name);
+		else
+			parse_error(p, group_line,
+				    "required setting \"%s\" is missing%s",
+				    keys[i].name, keys[i].hint ? keys[i].hint : "");
+	}
+	return 0;
+}
+
+/* --- rules --- */
+
+static int rule_name(struct parser *p, const config_setting_t *s, void *t)
+{
+	(void)p, (void)s, (void)t;
+	return 0; /* read first, by parse_rule: every message names the rule */
+}
+
+/* Linux-PAM lowercases the service name before a module sees it. */
+static void warn_upper_case(struct parser *p, const struct dg_strings *services,
+			    int line)
+{
+	for (size_t i = 0; i < services->n; i++) {
+		const char *c = services->v[i];
+
+		while (*c && !isupper((unsigned char)*c))
+			c++;
+		if (*c)
+			parse_warning(p, line,
+				      "service \"%s\" in %s has upper-case "
+				      "letters; Linux-PAM lowercases service "
+				      "names, so it never matches",
+				      services->v[i], p->where);
+	}
+}
+
+static int rule_services(struct parser *p, const config_setting_t *s, void *t)
+{
+	struct dg_rule_src *rule = t;
+	size_t errors = p->diags->n;
+	int r = parse_strings(p, s, "services", &rule->services);
+
+	if (r < 0)
+		return r;
+	if (rule->services.n == 0 && p->diags->n == errors)
+		parse_error(p, line_of(s), "\"services\" is empty in %s",
+			    p->where);
+	warn_upper_case(p, &rule->services, line_of(s));
+	return 0;
+}
+
+static int rule_users(struct parser *p, const config_setting_t *s, void *t)
+{
+	struct dg_rule_src *rule = t;
+	size_t errors = p->diags->n;
+	int r = parse_strings(p, s, "users", &rule->users);
+
+	rule->users_given = true;
+	rule->users_line = line_of(s);
+	if (r < 0)
+		return r;
+	if (rule->users.n == 0 && p->diags->n == errors)
+		parse_warning(p, line_of(s),
+			      "\"users\" is empty in %s, so it matches nobody",
+			      p->where);
+	return 0;
+}
+
+static int rule_drop(struct parser *p, const config_setting_t *s, void *t)
+{
+	struct dg_rule_src *rule = t;
+
+	rule->has_drop = true;
+	rule->mode = rule->has_keep ? rule->mode : DG_MODE_DROP;
+	return parse_group_refs(p, s, "drop", &rule->groups);
+}
+
+static int rule_keep(struct parser *p, const config_setting_t *s, void *t)
+{
+	struct dg_rule_src *rule = t;
+
+	rule->has_keep = true;
+	rule->mode = rule->has_drop ? rule->mode : DG_MODE_KEEP;
+	return parse_group_refs(p, s, "keep", &rule->groups);
+}
+
+static int rule_no_new_privs(struct parser *p, const config_setting_t *s,
+			     void *t)
+{
+	struct dg_rule_src *rule = t;
+
+	if (config_setting_type(s) != CONFIG_TYPE_BOOL)
+		wrong_type(p, s, "no_new_privs", "a boolean");
+	else
+		rule->no_new_privs = config_setting_get_bool(s);
+	return 0;
+}
+
+static const struct key rule_keys[] = {
+	{"name", IN_BOTH, 0, NULL, rule_name},
+	{"services", IN_BOTH, IN_BOTH, NULL, rule_services},
+	{"users", IN_BOTH, 0, NULL, rule_users},
+	{"drop", IN_BOTH, 0, NULL, rule_drop},
+	{"keep", IN_BOTH, 0, NULL, rule_keep},
+	{"no_new_privs", IN_BOTH, 0, NULL, rule_no_new_privs},
+};
+
+/* `rule "NAME"` or `rule N`, for messages; NULL on ENOMEM. */
+static char *rule_where(struct parser *p, const config_setting_t *g,
+			int index, char **name)
+{
+	const config_setting_t *s = config_setting_get_member(g, "name");
+	char *where = NULL;
+
+	if (s && config_setting_type(s) != CONFIG_TYPE_STRING)
+		wrong_type(p, s, "name", "a string");
+	else if (s && !(*name = strdup(config_setting_get_string(s))))
+		return NULL;
+	if ((*name ? asprintf(&where, "rule \"%s\"", *name)
+		   : asprintf(&where, "rule %d", index + 1)) < 0)
+		return NULL;
+	return where;
+}
+
+static int parse_rule(struct parser *p, const config_setting_t *g, int index)
+{
+	struct dg_rule_src rule = {.file = p->file, .line = line_of(g)};
+	_cleanup_free_ char *where = NULL;
+	int r;
+
+	if (config_setting_type(g) != CONFIG_TYPE_GROUP) {
+		wrong_type(p, g, "each rule", "a group { }");
 		return 0;
 	}
+	if (!(where = rule_where(p, g, index, &rule.name))) {
+		free(rule.name);
+		return -ENOMEM;
+	}
+	p->where = where;
+	r = parse_keys(p, g, rule_keys, sizeof(rule_keys) / sizeof(*rule_keys),
+		       rule.line, NULL, &rule);
+	p->where = NULL;
+	if (r == 0 && rule.has_drop && rule.has_keep)
+		parse_error(p, rule.line,
+			    "%s has both \"drop\" and \"keep\"; give one", where);
+	else if (r == 0 && !rule.has_drop && !rule.has_keep)
+		parse_error(p, rule.line, "%s has neither \"drop\" nor \"keep\"",
+			    where);
+	if (r < 0 || DG_APPEND(&p->cfg->rules, rule) < 0) {
+		rule_src_free(&rule);
+		return -ENOMEM;
+	}
+	return 0;
+}
 
+/* --- the top level --- */
+
+static int top_version(struct parser *p, const config_setting_t *s, void *t)
+{
+	(void)t;
+	if (!is_int(s))
+		wrong_type(p, s, "version", "a number");
+	else if (config_setting_get_int64(s) != 1)
+		parse_error(p, line_of(s), "version %lld is not supported; only 1 is",
+			    (long long)config_setting_get_int64(s));
+	return 0;
+}
+
+static int top_restricting(struct parser *p, const config_setting_t *s,
+			   void *t)
+{
+	struct dg_config *cfg = t;
+
+	return parse_group_refs(p, s, "restricting", &cfg->restricting);
+}
+
+static int top_include_dir(struct parser *p, const config_setting_t *s,
+			   void *t)
+{
+	struct dg_config *cfg = t;
+	const char *dir = config_setting_type(s) == CONFIG_TYPE_STRING
+				  ? config_setting_get_string(s)
+				  : NULL;
+
+	if (!dir)
+		wrong_type(p, s, "include_dir", "a string");
+	else if (!*dir)
+		parse_error(p, line_of(s), "include_dir is empty");
+	else if (!(cfg->include_dir = strdup(dir)))
+		return -ENOMEM;
+	return 0;
+}
+
+static int top_rules(struct parser *p, const config_setting_t *s, void *t)
+{
+	int r = 0;
+
+	(void)t;
+	if (config_setting_type(s) != CONFIG_TYPE_LIST) {
+		wrong_type(p, s, "rules", "a list ( ) of groups");
+		return 0;
+	}
+	for (int i = 0; i < config_setting_length(s) && r == 0; i++)
+		r = parse_rule(p, config_setting_get_elem(s, (unsigned)i), i);
+	return r;
+}
+
+static const struct key top_keys[] = {
+	{"version", IN_BOTH, IN_BOTH, NULL, top_version},
+	{"restricting", IN_BOTH, IN_MAIN,
+	 " (write restricting = ( ); if no group restricts)", top_restricting},
+	{"include_dir", IN_MAIN, 0, NULL, top_include_dir},
+	{"rules", IN_BOTH, 0, NULL, top_rules},
+};
+
+/* --- reading the whole text --- */
+
+/* libconfig 1.5 silently stops at an unterminated comment, and might at
+ * some other construct nobody has found yet.  So a setting is appended
+ * after the text, and a file counts as read only when libconfig returns
+ * it: the text was then parsed to its very end.  Its name is one that
+ * does not occur in the text.  NULL on ENOMEM. */
+static char *sentinel_name(const char *text)
+{
+	char *name = NULL;
+
+	for (unsigned i = 0;; i++) {
+		free(name);
+		if (asprintf(&name, "dropgroups_end_of_file_%u", i) < 0)
+			return NULL;
+		if (!strstr(text, name))
+			return name;
+	}
+}
+
+static int count_lines(const char *text)
+{
+	int n = 1;
+
+	for (const char *c = text; *c; c++)
+		n += *c == '\n';
+	return n;
+}
+
+/* Run libconfig over text + sentinel.  0 with *lc ready (the caller
+ * destroys it), -EINVAL when reported, -ENOMEM. */
+static int read_text(struct parser *p, const char *text, config_t *lc,
+		     char **sentinel)
+{
+	_cleanup_free_ char *full = NULL;
+	int last = count_lines(text);
+
+	if (!(*sentinel = sentinel_name(text)) ||
+	    asprintf(&full, "%s\n%s = true;\n", text, *sentinel) < 0)
+		return -ENOMEM;
 	/* libconfig 1.5's config_init() does not check the one allocation
 	 * it makes, and would crash the login program when memory runs
 	 * out.  Allocate and free a block of that size first: if that
@@ -404,49 +596,54 @@ int dg_config_parse(struct dg_config *cfg, const char *file, const char *text,
 			return -ENOMEM;
 		free(probe);
 	}
-	config_init(&lc);
-	if (config_read_string(&lc, text) != CONFIG_TRUE) {
-		const char *why = config_error_text(&lc);
+	config_init(lc);
+	if (config_read_string(lc, full) != CONFIG_TRUE) {
+		const char *why = config_error_text(lc);
+		int line = config_error_line(lc);
 
-		dg_diags_add(diags, DG_ERROR, p.file, config_error_line(&lc),
-			     "%s", why ? why : "syntax error");
-		config_destroy(&lc);
+		/* An error in the sentinel is the end of the file's text. */
+		parse_error(p, line > last ? last : line, "%s%s",
+			    why ? why : "syntax error",
+			    line > last ? " at the end of the file" : "");
+		config_destroy(lc);
+		return -EINVAL;
+	}
+	if (!config_lookup(lc, *sentinel)) {
+		parse_error(p, last,
+			    "libconfig stopped reading before the end of the "
+			    "file (an unterminated comment?); the file is "
+			    "refused");
+		config_destroy(lc);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int dg_config_parse(struct dg_config *cfg, const char *file, const char *text,
+		    enum dg_file_role role, struct dg_diags *diags)
+{
+	struct parser p = {.role = role, .diags = diags, .cfg = cfg};
+	_cleanup_free_ char *sentinel = NULL;
+	config_t lc;
+	int r;
+
+	if (dg_strings_add(&cfg->files, file) < 0)
+		return -ENOMEM;
+	p.file = cfg->files.v[cfg->files.n - 1];
+
+	/* libconfig would open an @include'd file itself, past every
+	 * check in load.c: it must never see one. */
+	if (dg_text_find_include(p.file, text, diags) < 0)
 		return 0;
-	}
-	root = config_root_setting(&lc);
-	reject_unknown_keys(&p, root,
-			    role == DG_MAIN_FILE ? main_keys : drop_in_keys,
-			    NULL);
-	if (role == DG_DROP_IN &&
-	    (s = config_setting_get_member(root, "include_dir")))
-		dg_diags_add(diags, DG_ERROR, p.file, line_of(s),
-			     "include_dir is allowed only in the main file");
-	parse_version(&p, root);
-
-	if ((s = config_setting_get_member(root, "restricting")))
-		parse_group_refs(&p, s, "restricting", &cfg->restricting);
-	else if (role == DG_MAIN_FILE)
-		dg_diags_add(diags, DG_ERROR, p.file, 0,
-			     "required setting \"restricting\" is missing "
-			     "(write restricting = ( ); if no group restricts)");
-
-	if (role == DG_MAIN_FILE &&
-	    (s = config_setting_get_member(root, "include_dir"))) {
-		const char *dir = config_setting_type(s) == CONFIG_TYPE_STRING
-					  ? config_setting_get_string(s)
-					  : NULL;
-		if (!dir)
-			wrong_type(&p, s, "include_dir", "a string");
-		else if (!*dir)
-			dg_diags_add(diags, DG_ERROR, p.file, line_of(s),
-				     "include_dir is empty");
-		else if (!(cfg->include_dir = strdup(dir)))
-			p.oom = 1;
-	}
-
-	if ((s = config_setting_get_member(root, "rules")) && !p.oom)
-		parse_rules(&p, cfg, s);
-
+	/* What the scanner finds is reported; libconfig still reads the
+	 * text, and the sentinel still checks it, so that each safeguard
+	 * shows where the other would have missed. */
+	(void)dg_text_check(p.file, text, diags);
+	r = read_text(&p, text, &lc, &sentinel);
+	if (r < 0)
+		return r == -ENOMEM ? r : 0;
+	r = parse_keys(&p, config_root_setting(&lc), top_keys,
+		       sizeof(top_keys) / sizeof(*top_keys), 0, sentinel, cfg);
 	config_destroy(&lc);
-	return p.oom ? -ENOMEM : 0;
+	return r;
 }

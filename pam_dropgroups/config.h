@@ -2,7 +2,8 @@
  * from, before anything is resolved through NSS.
  *
  * config.c turns libconfig text into this (no I/O); load.c finds, checks
- * and reads the files; nss.c resolves it into a struct dg_policy. */
+ * and reads the files; resolve.c and nss.c turn it into a struct
+ * dg_policy. */
 #ifndef DG_CONFIG_H
 #define DG_CONFIG_H
 
@@ -11,24 +12,21 @@
 #include <sys/types.h>
 
 #include "diag.h"
+#include "util.h"
 
 #define DG_DEFAULT_CONFIG "/etc/security/dropgroups.conf"
 
 /* A group as the policy names it: by name, by gid, or "*". */
 struct dg_group_ref {
-	char *name; /* NULL when given as a gid */
-	gid_t gid;  /* meaningful only when name is NULL */
+	char *name;    /* NULL when given as a gid */
+	gid_t gid;     /* meaningful only when name is NULL */
+	bool optional; /* restricting only: { name = "x"; optional = true; } */
 	const char *file;
 	int line;
 };
 
 struct dg_group_refs {
 	struct dg_group_ref *v;
-	size_t n, cap;
-};
-
-struct dg_strings {
-	char **v;
 	size_t n, cap;
 };
 
@@ -41,9 +39,16 @@ struct dg_rule_src {
 	struct dg_strings services;
 	bool users_given; /* absent users = everyone */
 	struct dg_strings users;
+	int users_line;
 	enum dg_mode mode;
+	bool has_drop, has_keep;
 	struct dg_group_refs groups; /* the drop or keep list */
 	bool no_new_privs;
+};
+
+struct dg_rule_srcs {
+	struct dg_rule_src *v;
+	size_t n, cap;
 };
 
 struct dg_config {
@@ -51,8 +56,7 @@ struct dg_config {
 	struct dg_strings files;
 	char *include_dir; /* as written in the main file, or NULL */
 	struct dg_group_refs restricting;
-	struct dg_rule_src *rules;
-	size_t n_rules, cap_rules;
+	struct dg_rule_srcs rules;
 };
 
 enum dg_file_role { DG_MAIN_FILE, DG_DROP_IN };
@@ -66,8 +70,5 @@ int dg_config_parse(struct dg_config *cfg, const char *file, const char *text,
 char *dg_rule_label(const struct dg_rule_src *rule);
 
 void dg_config_free(struct dg_config *cfg);
-
-int dg_strings_add(struct dg_strings *s, const char *str);
-void dg_strings_free(struct dg_strings *s);
 
 #endif

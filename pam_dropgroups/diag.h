@@ -10,7 +10,6 @@
 #include <stddef.h>
 
 enum dg_severity {
-	DG_NOTICE,  /* worth knowing, nothing is wrong */
 	DG_WARNING, /* ignored, the rest of the policy still applies */
 	DG_ERROR,   /* the policy cannot be applied: fail closed */
 };

@@ -9,6 +9,7 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
+#include "idmap.h"
 #include "util.h"
 
 int dg_get_groups(gid_t **out, size_t *n)
@@ -130,27 +131,23 @@ int dg_sysctl_write(const char *path, const char *value)
 	return close(fd) < 0 ? -errno : 0;
 }
 
-const char *dg_unprivileged_drop_hint(void)
+int dg_read_gid_map(struct dg_idmap *map, gid_t *overflow)
 {
-	char *knob = NULL;
-	int r = dg_sysctl_read(DG_SYSCTL_DROP, &knob);
-	bool on = r == 0 && strcmp(knob, "0") != 0;
+	_cleanup_free_ char *text = NULL, *ov = NULL;
+	int r = dg_sysctl_read("/proc/self/gid_map", &text);
 
-	free(knob);
-	if (r == -ENOENT)
-		return "dropping groups without it needs a kernel with "
-		       "subset-setgroups (the unprivileged-drop patch)";
+	if (r == -ENOENT && access("/proc/self/status", F_OK) == 0)
+		/* /proc is there, gid_map is not: no user namespaces */
+		return dg_idmap_parse("0 0 4294967295", map);
 	if (r < 0)
-		return "dropping groups without it needs a kernel with "
-		       "subset-setgroups (the unprivileged-drop patch; its "
-		       "sysctl could not be read)";
-	if (!on)
-		return "this kernel has subset-setgroups, but "
-		       "kernel.setgroups_unprivileged_drop is 0";
-	if (dg_no_new_privs() != 1)
-		return "kernel.setgroups_unprivileged_drop is on, but an "
-		       "unprivileged drop also needs no_new_privs (set "
-		       "no_new_privs = true in the rule)";
-	return "the kernel refused the drop although it allows unprivileged "
-	       "drops: it would remove a gid in kernel.setgroups_sticky_gids";
+		return r;
+	*overflow = 65534; /* the kernel's default */
+	if (dg_sysctl_read("/proc/sys/kernel/overflowgid", &ov) == 0) {
+		char *end;
+		unsigned long v = strtoul(ov, &end, 10);
+
+		if (*ov && !*end && v <= 4294967294UL)
+			*overflow = (gid_t)v;
+	}
+	return dg_idmap_parse(text, map);
 }

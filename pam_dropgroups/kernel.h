@@ -1,5 +1,6 @@
-/* The kernel edge: the process's groups, no_new_privs, and whether it
- * holds CAP_SETGID.  Each returns 0 or a negative errno. */
+/* The kernel edge: the process's groups, no_new_privs, whether it holds
+ * CAP_SETGID, its user namespace's gid map, and the sysctls of the
+ * kernel series.  Each returns 0 (or a value) or a negative errno. */
 #ifndef DG_KERNEL_H
 #define DG_KERNEL_H
 
@@ -26,8 +27,10 @@ int dg_no_new_privs(void); /* 1, 0, or -errno */
 int dg_sysctl_read(const char *path, char **out);
 int dg_sysctl_write(const char *path, const char *value);
 
-/* Why this kernel refuses a setgroups from a process without CAP_SETGID,
- * in words for a log line (a static string). */
-const char *dg_unprivileged_drop_hint(void);
+/* The gid map of this process's user namespace, and the overflow gid
+ * the kernel shows for unmapped gids.  A kernel without user namespaces
+ * gives the identity map.  0, or -errno when /proc cannot tell. */
+struct dg_idmap;
+int dg_read_gid_map(struct dg_idmap *map, gid_t *overflow);
 
 #endif

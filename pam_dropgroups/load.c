@@ -11,8 +11,8 @@
 
 #include "util.h"
 
-/* Result of one step: OK, a problem already recorded in diags, or ENOMEM. */
-enum { STEP_OK = 0, STEP_REPORTED = 1 };
+/* Every step returns 0, -EINVAL when it recorded the problem in diags,
+ * or -ENOMEM. */
 
 /* Root must own it and nobody else may write it: whoever can write the
  * policy decides which groups every login keeps. */
@@ -23,19 +23,19 @@ static int check_owner(const struct stat *st, const char *report_file,
 		dg_diags_add(diags, DG_ERROR, report_file, 0,
 			     "%s is not owned by root (owner uid %u)", subject,
 			     (unsigned)st->st_uid);
-		return STEP_REPORTED;
+		return -EINVAL;
 	}
 	if (st->st_mode & (S_IWGRP | S_IWOTH)) {
 		dg_diags_add(diags, DG_ERROR, report_file, 0,
 			     "%s is writable by group or others (mode %04o)",
 			     subject, (unsigned)(st->st_mode & 07777));
-		return STEP_REPORTED;
+		return -EINVAL;
 	}
-	return STEP_OK;
+	return 0;
 }
 
-/* Open a directory and check it.  *fd is -1 when it does not exist and
- * `missing_ok`. */
+/* Open directory `name` in `at` and check it.  *fd is -1 when it does
+ * not exist and `missing_ok`. */
 static int open_dir(int at, const char *name, const char *display,
 		    const char *report_file, bool nofollow, bool missing_ok,
 		    int *fd, struct dg_diags *diags)
@@ -50,7 +50,7 @@ static int open_dir(int at, const char *name, const char *display,
 		int err = errno;
 
 		if (err == ENOENT && missing_ok)
-			return STEP_OK;
+			return 0;
 		if (err == ENOMEM)
 			return -ENOMEM;
 		/* O_DIRECTORY|O_NOFOLLOW on a symlink says ENOTDIR: tell
@@ -64,19 +64,90 @@ static int open_dir(int at, const char *name, const char *display,
 			     err == ELOOP ? "it is a symbolic link, which is "
 					    "never followed"
 					  : strerror(err));
-		return STEP_REPORTED;
+		return -EINVAL;
 	}
 	if (fstat(*fd, &st) < 0) {
 		dg_diags_add(diags, DG_ERROR, report_file, 0,
 			     "cannot stat directory %s: %s", display,
 			     strerror(errno));
-		return STEP_REPORTED;
+		return -EINVAL;
 	}
 	if (asprintf(&subject, "directory %s", display) < 0) {
 		subject = NULL;
 		return -ENOMEM;
 	}
 	return check_owner(&st, report_file, subject, diags);
+}
+
+/* Open the directory `path` from `at` one component at a time, each with
+ * O_NOFOLLOW and each checked as the policy's own directories are: no
+ * component is ever followed through a symbolic link, however the path
+ * is spelled ("dir/", "dir/.", "a//b"), and nobody but root can rename
+ * one away.  "." components are skipped and ".." is refused.  *fd is -1
+ * when some component does not exist. */
+static char *join_display(const char *dir, const char *name);
+
+/* Open one component of a walk; messages name the path up to it. */
+static int open_component(int at, const char *name, const char *path,
+			  size_t prefix, const char *base_display,
+			  const char *report_file, int *fd,
+			  struct dg_diags *diags)
+{
+	_cleanup_free_ char *upto = strndup(path, prefix);
+	_cleanup_free_ char *shown = upto ? join_display(base_display, upto)
+					  : NULL;
+
+	if (!shown)
+		return -ENOMEM;
+	return open_dir(at, name, shown, report_file, true, true, fd, diags);
+}
+
+static int walk_dir(int at, const char *path, const char *base_display,
+		    const char *report_file, int *fd, struct dg_diags *diags)
+{
+	_cleanup_free_ char *copy = strdup(path);
+	_cleanup_close_ int cur = -1;
+	char *save = NULL;
+	int r;
+
+	*fd = -1;
+	if (!copy)
+		return -ENOMEM;
+	/* refused before any component is opened: a missing directory
+	 * early in the path must not hide it */
+	for (const char *c = path; *c; c += strcspn(c, "/"), c += *c == '/')
+		if (strncmp(c, "..", 2) == 0 && (c[2] == '/' || !c[2])) {
+			dg_diags_add(diags, DG_ERROR, report_file, 0,
+				     "include_dir %s has a \"..\" component; "
+				     "write the directory's own path",
+				     path);
+			return -EINVAL;
+		}
+	if (path[0] == '/') {
+		r = open_dir(AT_FDCWD, "/", "/", report_file, true, false, &cur,
+			     diags);
+		if (r < 0)
+			return r;
+	} else if ((cur = fcntl(at, F_DUPFD_CLOEXEC, 3)) < 0) {
+		return errno == ENOMEM ? -ENOMEM : -EBADF;
+	}
+	for (char *c = strtok_r(copy, "/", &save); c; c = strtok_r(NULL, "/", &save)) {
+		int next = -1;
+
+		if (strcmp(c, ".") == 0)
+			continue;
+		r = open_component(cur, c, path, (size_t)(c - copy) + strlen(c),
+				   base_display, report_file, &next, diags);
+		if (r < 0)
+			return r;
+		if (next < 0)
+			return 0; /* does not exist: no drop-ins */
+		close(cur);
+		cur = next;
+	}
+	*fd = cur;
+	cur = -1;
+	return 0;
 }
 
 static int read_all(int fd, const char *display, size_t size_hint,
@@ -105,7 +176,7 @@ static int read_all(int fd, const char *display, size_t size_hint,
 		if (r < 0) {
 			dg_diags_add(diags, DG_ERROR, display, 0,
 				     "cannot read: %s", strerror(errno));
-			return STEP_REPORTED;
+			return -EINVAL;
 		}
 		if (r == 0)
 			break;
@@ -115,16 +186,16 @@ static int read_all(int fd, const char *display, size_t size_hint,
 		dg_diags_add(diags, DG_ERROR, display, 0,
 			     "file is larger than %u bytes",
 			     DG_POLICY_MAX_BYTES);
-		return STEP_REPORTED;
+		return -EINVAL;
 	}
 	if (memchr(buf, '\0', len)) {
 		dg_diags_add(diags, DG_ERROR, display, 0,
 			     "file contains a NUL byte");
-		return STEP_REPORTED;
+		return -EINVAL;
 	}
 	buf[len] = '\0';
 	*text = DG_TAKE(buf);
-	return STEP_OK;
+	return 0;
 }
 
 /* Open `name` in directory `dirfd`, check it, and read it whole. */
@@ -145,17 +216,17 @@ static int read_policy_file(int dirfd, const char *name, const char *display,
 			     errno == ELOOP ? "it is a symbolic link, which "
 					      "is never followed"
 					    : strerror(errno));
-		return STEP_REPORTED;
+		return -EINVAL;
 	}
 	if (fstat(fd, &st) < 0) {
 		dg_diags_add(diags, DG_ERROR, display, 0, "cannot stat: %s",
 			     strerror(errno));
-		return STEP_REPORTED;
+		return -EINVAL;
 	}
 	if (!S_ISREG(st.st_mode)) {
 		dg_diags_add(diags, DG_ERROR, display, 0,
 			     "not a regular file");
-		return STEP_REPORTED;
+		return -EINVAL;
 	}
 	if ((r = check_owner(&st, display, "the file", diags)))
 		return r;
@@ -163,7 +234,7 @@ static int read_policy_file(int dirfd, const char *name, const char *display,
 		dg_diags_add(diags, DG_ERROR, display, 0,
 			     "file is larger than %u bytes",
 			     DG_POLICY_MAX_BYTES);
-		return STEP_REPORTED;
+		return -EINVAL;
 	}
 	return read_all(fd, display, (size_t)st.st_size, text, diags);
 }
@@ -175,7 +246,7 @@ static int load_one(struct dg_config *cfg, int dirfd, const char *name,
 	_cleanup_free_ char *text = NULL;
 	int r = read_policy_file(dirfd, name, display, &text, diags);
 
-	if (r != STEP_OK)
+	if (r != 0)
 		return r;
 	return dg_config_parse(cfg, display, text, role, diags);
 }
@@ -212,7 +283,7 @@ static int list_drop_ins(int dirfd, const char *display,
 		dg_diags_add(diags, DG_ERROR, report_file, 0,
 			     "cannot read directory %s: %s", display,
 			     strerror(err));
-		return STEP_REPORTED;
+		return -EINVAL;
 	}
 	for (errno = 0; (de = readdir(d)); errno = 0) {
 		if (!is_drop_in_name(de->d_name))
@@ -227,25 +298,25 @@ static int list_drop_ins(int dirfd, const char *display,
 			     "cannot read directory %s: %s", display,
 			     strerror(errno));
 		closedir(d);
-		return STEP_REPORTED;
+		return -EINVAL;
 	}
 	closedir(d);
 	if (names->n)
 		qsort(names->v, names->n, sizeof(*names->v), cmp_str);
-	return STEP_OK;
+	return 0;
 }
 
 static int load_drop_ins(struct dg_config *cfg, int main_dirfd,
-			 const char *inc, const char *inc_display,
-			 const char *main_file, struct dg_diags *diags)
+			 const char *main_display, const char *inc,
+			 const char *inc_display, const char *main_file,
+			 struct dg_diags *diags)
 {
 	_cleanup_close_ int dirfd = -1;
 	struct dg_strings names = {0};
 	int r;
 
-	r = open_dir(main_dirfd, inc, inc_display, main_file, true, true,
-		     &dirfd, diags);
-	if (r != STEP_OK || dirfd < 0)
+	r = walk_dir(main_dirfd, inc, main_display, main_file, &dirfd, diags);
+	if (r != 0 || dirfd < 0)
 		return r;
 	r = list_drop_ins(dirfd, inc_display, main_file, &names, diags);
 	for (size_t i = 0; i < names.n && r >= 0; i++) {
@@ -260,7 +331,34 @@ static int load_drop_ins(struct dg_config *cfg, int main_dirfd,
 			     diags);
 	}
 	dg_strings_free(&names);
-	return r < 0 ? r : STEP_OK;
+	return r < 0 ? r : 0;
+}
+
+/* path without "." components and repeated or trailing slashes, so that
+ * messages name each directory one way.  NULL on ENOMEM. */
+static char *normalize_path(const char *path)
+{
+	char *out = malloc(strlen(path) + 2), *o = out;
+
+	if (!out)
+		return NULL;
+	if (path[0] == '/')
+		*o++ = '/';
+	for (const char *c = path; *c;) {
+		size_t len = strcspn(c, "/");
+
+		if (len && !(len == 1 && c[0] == '.')) {
+			if (o > out && o[-1] != '/')
+				*o++ = '/';
+			memcpy(o, c, len);
+			o += len;
+		}
+		c += len + (c[len] == '/');
+	}
+	if (o == out)
+		*o++ = '.';
+	*o = '\0';
+	return out;
 }
 
 /* include_dir as written (relative to the main file's directory), or the
@@ -271,7 +369,7 @@ static char *include_dir_name(const struct dg_config *cfg, const char *base)
 	char *s = NULL;
 
 	if (cfg->include_dir)
-		return strdup(cfg->include_dir);
+		return normalize_path(cfg->include_dir);
 	if (n > 5 && strcmp(base + n - 5, ".conf") == 0)
 		n -= 5;
 	return asprintf(&s, "%.*s.d", (int)n, base) < 0 ? NULL : s;
@@ -318,9 +416,9 @@ int dg_config_load(const char *path, struct dg_config *out,
 	/* The directory first, then the file relative to it: whoever can
 	 * write the directory can replace the file. */
 	r = open_dir(AT_FDCWD, dir, dir, path, false, false, &dirfd, diags);
-	if (r == STEP_OK)
+	if (r == 0)
 		r = load_one(out, dirfd, base, path, DG_MAIN_FILE, diags);
-	if (r != STEP_OK)
+	if (r != 0)
 		return r < 0 ? r : 0;
 	/* Where the main file is broken, include_dir may be wrong too. */
 	if (dg_diags_failed(diags))
@@ -329,6 +427,6 @@ int dg_config_load(const char *path, struct dg_config *out,
 	if (!(inc = include_dir_name(out, base)) ||
 	    !(inc_display = join_display(dir, inc)))
 		return -ENOMEM;
-	r = load_drop_ins(out, dirfd, inc, inc_display, path, diags);
+	r = load_drop_ins(out, dirfd, dir, inc, inc_display, path, diags);
 	return r < 0 ? r : 0;
 }

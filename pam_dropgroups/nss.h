@@ -1,36 +1,55 @@
-/* The NSS edge: group and user look-ups, and resolving a written policy
- * into gids.  Reentrant (_r calls, buffers grown on ERANGE, no statics). */
+/* The NSS edge: group and user look-ups.  Reentrant (_r calls, buffers
+ * grown on ERANGE, no statics).
+ *
+ * Only a clean "not found" is not found: for glibc that is the return
+ * value 0 with a NULL result.  Every other answer means NSS could not
+ * answer (nss-pam-ldapd reports an unreachable nslcd as ENOENT), and
+ * callers fail closed on it. */
 #ifndef DG_NSS_H
 #define DG_NSS_H
 
 #include <stdbool.h>
 #include <sys/types.h>
 
-#include "config.h"
-#include "diag.h"
 #include "policy.h"
+#include "resolve.h"
 
-/* 0 and *gid set; -ENOENT when no such group; another -errno when NSS
- * itself failed (the answer is unknown, so callers must fail closed). */
+/* 1 and *gid set; 0 when there is no such group; -errno when NSS itself
+ * failed (the answer is unknown, so callers must fail closed). */
 int dg_group_by_name(const char *name, gid_t *gid);
+
+/* Look up each of names (sorted, distinct) once, into *out (sorted by
+ * name).  A name in confirm that is not found is asked a second time:
+ * glibc turns some passing failures inside a backend into a plain "not
+ * found".  0, or -ENOMEM; each answer has its own status. */
+int dg_nss_groups_by_name(const struct dg_strings *names,
+			  const struct dg_strings *confirm,
+			  struct dg_name_answers *out);
+
+/* The same for user names: status 1 when the user exists. */
+int dg_nss_users_exist(const struct dg_strings *names,
+		       struct dg_name_answers *out);
+
+/* What NSS calls each of gids (getgrgid_r), into *out.  0, -ENOMEM, or
+ * another -errno when NSS failed for *failed. */
+int dg_nss_gid_names(const struct dg_gids *gids, struct dg_gid_names *out,
+		     gid_t *failed);
 
 /* "name(gid)", or "gid" when the gid has no name; NULL on ENOMEM. */
 char *dg_group_label(gid_t gid);
 
-/* 0; -ENOENT when no such user; another -errno on NSS failure.  The
- * user's group list (getgrouplist, as initgroups would set it) is looked
- * up only if with_groups: only "%group" matching and explain need it, and
- * against a directory server it is the costly part of a login. */
-int dg_user_lookup(const char *name, bool with_groups, struct dg_user *out);
+/* 1 with *out filled; 0 when there is no such user; -errno on NSS
+ * failure.  The user's groups are left empty: see dg_user_groups. */
+int dg_user_lookup(const char *name, struct dg_user *out);
+
+/* The user's group list, as initgroups(3) would set it (getgrouplist),
+ * into *out.  0, -ENOMEM, or another -errno when a backend failed and
+ * the list would be incomplete.  Only "%group" matching and explain need
+ * it, and against a directory it is the costly part of a login. */
+int dg_user_groups(const struct dg_user *user, struct dg_gids *out);
 
 /* The name of the user with this uid (the caller frees it); NULL if
  * there is none, NSS failed, or memory ran out. */
 char *dg_user_name(uid_t uid);
-
-/* Resolve every name in cfg.  Unknown names are warnings and are left
- * out; an NSS failure is an error.  Also warns when a drop list names a
- * restricting group.  Returns 0 (look at diags) or -ENOMEM. */
-int dg_policy_resolve(const struct dg_config *cfg, struct dg_policy *out,
-		      struct dg_diags *diags);
 
 #endif

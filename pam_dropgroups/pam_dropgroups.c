@@ -1,10 +1,12 @@
 /* pam_dropgroups: the PAM entry points.  Thin glue: parse the arguments,
- * ask the plan what to keep, then change the process's credentials in a
- * safe order (no_new_privs, then setgroups), logging through pam_syslog.
+ * prepare the plan (kept with the PAM handle), apply it (apply.c), and
+ * log through pam_syslog.
  *
  * Fail closed: on any error the groups are untouched, one LOG_ERR line says
- * why, and the caller's stack gets PAM_SESSION_ERR or PAM_CRED_ERR. */
+ * why, and the caller's stack gets PAM_SESSION_ERR or PAM_CRED_ERR (or
+ * PAM_SYSTEM_ERR with system_err). */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,10 +15,13 @@
 #include <security/pam_ext.h>
 #include <security/pam_modules.h>
 
-#include "kernel.h"
+#include "apply.h"
 #include "nss.h"
 #include "plan.h"
 #include "util.h"
+
+#define ARG_CONFIG "config="
+#define ARG_CONFIG_LEN (sizeof(ARG_CONFIG) - 1)
 
 struct args {
 	const char *config;
@@ -25,6 +30,9 @@ struct args {
 	 * pam_open_session as harmless and runs the command anyway. */
 	bool system_err;
 };
+
+static void log_fail(pam_handle_t *pamh, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 /* Parse the module arguments.  `system_err` is honoured even when another
  * argument is wrong, so that a typo elsewhere on a sudo line still fails
@@ -41,20 +49,18 @@ static int parse_args(pam_handle_t *pamh, int argc, const char **argv,
 			args->debug = true;
 		else if (strcmp(argv[i], "system_err") == 0)
 			continue;
-		else if (strncmp(argv[i], "config=", 7) == 0 &&
-			 argv[i][7] == '/')
-			args->config = argv[i] + 7;
-		else if (strncmp(argv[i], "config=", 7) == 0) {
-			pam_syslog(pamh, LOG_ERR,
-				   "config=%s: the policy path must be absolute; "
-				   "groups left unchanged",
-				   argv[i] + 7);
+		else if (strncmp(argv[i], ARG_CONFIG, ARG_CONFIG_LEN) == 0 &&
+			 argv[i][ARG_CONFIG_LEN] == '/')
+			args->config = argv[i] + ARG_CONFIG_LEN;
+		else if (strncmp(argv[i], ARG_CONFIG, ARG_CONFIG_LEN) == 0) {
+			log_fail(pamh, "config=%s: the policy path must be "
+				       "absolute",
+				 argv[i] + ARG_CONFIG_LEN);
 			return -EINVAL;
 		} else {
 			/* Unlike modules that log and carry on, an option we
 			 * do not understand may be a policy we are ignoring. */
-			pam_syslog(pamh, LOG_ERR, "unknown option \"%s\"; "
-				   "groups left unchanged", argv[i]);
+			log_fail(pamh, "unknown option \"%s\"", argv[i]);
 			return -EINVAL;
 		}
 	}
@@ -67,99 +73,98 @@ static int failure(const struct args *args, int fail_code)
 	return args->system_err ? PAM_SYSTEM_ERR : fail_code;
 }
 
+/* The one way the module reports that it failed closed: one LOG_ERR line
+ * that ends in the outcome, so every such line can be grepped for it. */
+static void log_fail(pam_handle_t *pamh, const char *fmt, ...)
+{
+	_cleanup_free_ char *what = NULL;
+	va_list ap;
+	int r;
+
+	va_start(ap, fmt);
+	r = vasprintf(&what, fmt, ap);
+	va_end(ap);
+	pam_syslog(pamh, LOG_ERR, "%s; groups left unchanged",
+		   r < 0 ? "out of memory" : what);
+}
+
+/* At most this many warnings per call reach syslog: a policy with
+ * thousands of unknown names must not flood the log on every login. */
+#define LOGGED_WARNINGS_MAX 10
+
 static void log_diags(pam_handle_t *pamh, const struct dg_diags *diags,
 		      bool failed)
 {
 	const struct dg_diag *first = dg_diags_first_error(diags);
 	_cleanup_free_ char *line = NULL;
+	size_t logged = 0;
 
 	if (failed) {
 		/* One line, the first cause: the rest follow from it, and
 		 * `dropgroups check` lists them all. */
 		if (first && (line = dg_diag_format(first)))
-			pam_syslog(pamh, LOG_ERR, "%s; groups left unchanged",
-				   line);
+			log_fail(pamh, "%s", line);
 		else
-			pam_syslog(pamh, LOG_ERR, "out of memory while reading "
-						  "the policy; groups left "
-						  "unchanged");
+			log_fail(pamh, "out of memory while reading the policy");
 		return;
 	}
 	for (size_t i = 0; i < diags->n; i++) {
-		_cleanup_free_ char *l = dg_diag_format(&diags->v[i]);
+		_cleanup_free_ char *l = NULL;
 
-		if (l)
-			pam_syslog(pamh, diags->v[i].severity == DG_WARNING
-						 ? LOG_WARNING
-						 : LOG_NOTICE,
-				   "%s", l);
+		if (logged == LOGGED_WARNINGS_MAX) {
+			pam_syslog(pamh, LOG_WARNING,
+				   "%zu more warnings; dropgroups check lists "
+				   "them all",
+				   diags->n - i);
+			break;
+		}
+		if ((l = dg_diag_format(&diags->v[i]))) {
+			pam_syslog(pamh, LOG_WARNING, "%s", l);
+			logged++;
+		}
 	}
 }
+
+/* At most this many groups are named in a log line; beyond that, a
+ * count.  A syslog datagram holds a few KB, and 65,536 names do not. */
+#define LOGGED_GROUPS_MAX 16
 
 /* "audio(29), video(44)" for the verdicts with kept == want_kept and, if
  * only_noted, restricting_named set.  NULL on ENOMEM. */
-static char *list_groups(const struct dg_decision *d, bool want_kept,
+static char *list_groups(const struct dg_outcome *o, bool want_kept,
 			 bool only_noted)
 {
-	char *s = strdup("");
+	const struct dg_decision *d = &o->decision;
+	_cleanup_free_ char *s = NULL;
+	size_t len = 0, shown = 0, more = 0;
+	FILE *f = open_memstream(&s, &len);
+	int bad = !f;
 
-	for (size_t i = 0; s && i < d->n_verdicts; i++) {
+	for (size_t i = 0; f && i < d->n_verdicts; i++) {
 		const struct dg_verdict *v = &d->verdicts[i];
+		const char *name = dg_gid_names_get(&o->names, v->gid);
 		_cleanup_free_ char *label = NULL;
-		char *ns = NULL;
 
 		if (v->kept != want_kept || (only_noted && !v->restricting_named))
 			continue;
-		if (!(label = dg_group_label(v->gid)) ||
-		    asprintf(&ns, "%s%s%s", s, *s ? ", " : "", label) < 0)
-			ns = NULL;
-		free(s);
-		s = ns;
+		if (shown == LOGGED_GROUPS_MAX) {
+			more++;
+			continue;
+		}
+		if (!name && !(label = dg_group_label(v->gid)))
+			bad = 1;
+		else if (name)
+			bad |= fprintf(f, "%s%s(%u)", shown ? ", " : "", name,
+				       (unsigned)v->gid) < 0;
+		else
+			bad |= fprintf(f, "%s%s", shown ? ", " : "", label) < 0;
+		shown++;
 	}
-	return s;
-}
-
-static int setgroups_failed(pam_handle_t *pamh, int err)
-{
-	int cap = dg_has_cap_setgid();
-
-	/* Say whether CAP_SETGID is there: without it, a stock kernel
-	 * refuses every setgroups, even one that only drops groups. */
-	if (cap == 0)
-		pam_syslog(pamh, LOG_ERR,
-			   "setgroups failed: %s; the process lacks "
-			   "CAP_SETGID, and %s; groups left unchanged",
-			   strerror(-err), dg_unprivileged_drop_hint());
-	else if (cap > 0)
-		pam_syslog(pamh, LOG_ERR,
-			   "setgroups failed: %s, although the process has "
-			   "CAP_SETGID; groups left unchanged",
-			   strerror(-err));
-	else
-		pam_syslog(pamh, LOG_ERR,
-			   "setgroups failed: %s (whether the process has "
-			   "CAP_SETGID could not be checked: %s); groups left "
-			   "unchanged",
-			   strerror(-err), strerror(-cap));
-	return -1;
-}
-
-/* Apply the decision: no_new_privs first, so a failure in between can
- * never leave fewer groups without it.  0 or -1 (logged). */
-static int apply(pam_handle_t *pamh, const struct dg_plan *plan,
-		 const struct dg_decision *d)
-{
-	int r;
-
-	if (plan->rule->src->no_new_privs && (r = dg_set_no_new_privs()) < 0) {
-		pam_syslog(pamh, LOG_ERR,
-			   "cannot set no_new_privs: %s; groups left unchanged",
-			   strerror(-r));
-		return -1;
-	}
-	if (d->changed && (r = dg_set_groups(d->groups.v, d->groups.n)) < 0)
-		return setgroups_failed(pamh, r);
-	return 0;
+	if (f && more)
+		bad |= fprintf(f, " and %zu more", more) < 0;
+	if (f && fclose(f) != 0)
+		bad = 1;
+	return bad ? NULL : DG_TAKE(s);
 }
 
 /* The plan made for one handle, kept as PAM data so that every later
@@ -213,8 +218,7 @@ static const struct dg_plan *get_plan(pam_handle_t *pamh,
 	if (pam_get_item(pamh, PAM_SERVICE, &service) != PAM_SUCCESS ||
 	    !service || pam_get_item(pamh, PAM_USER, &user) != PAM_SUCCESS ||
 	    !user) {
-		pam_syslog(pamh, LOG_ERR, "no service or user name is set; "
-					  "groups left unchanged");
+		log_fail(pamh, "no service or user name is set");
 		return NULL;
 	}
 	if (pam_get_data(pamh, PLAN_DATA, &data) == PAM_SUCCESS && data &&
@@ -223,7 +227,7 @@ static const struct dg_plan *get_plan(pam_handle_t *pamh,
 
 	if (!(k = calloc(1, sizeof(*k))) || !(k->config = strdup(args->config)) ||
 	    !(k->service = strdup(service)) || !(k->user = strdup(user))) {
-		pam_syslog(pamh, LOG_ERR, "out of memory; groups left unchanged");
+		log_fail(pamh, "out of memory");
 		kept_plan_free(k);
 		return NULL;
 	}
@@ -237,8 +241,7 @@ static const struct dg_plan *get_plan(pam_handle_t *pamh,
 	}
 	/* On success PAM owns k (and frees any plan it replaces). */
 	if (pam_set_data(pamh, PLAN_DATA, k, kept_plan_cleanup) != PAM_SUCCESS) {
-		pam_syslog(pamh, LOG_ERR, "cannot keep the policy with the PAM "
-					  "handle; groups left unchanged");
+		log_fail(pamh, "cannot keep the policy with the PAM handle");
 		kept_plan_free(k);
 		return NULL;
 	}
@@ -260,53 +263,62 @@ static void log_no_rule(pam_handle_t *pamh, const struct args *args,
 		   plan->user.name);
 }
 
+static void log_applied(pam_handle_t *pamh, const struct dg_plan *plan,
+			const struct dg_outcome *o)
+{
+	_cleanup_free_ char *dropped = list_groups(o, false, false);
+	_cleanup_free_ char *noted = list_groups(o, true, true);
+
+	/* The groups are set by now: a log line lost to ENOMEM is all that
+	 * can go wrong here, and it must not turn success into failure. */
+	if (noted && *noted)
+		pam_syslog(pamh, LOG_NOTICE,
+			   "rule \"%s\" names restricting group(s) %s in drop; "
+			   "they stay",
+			   plan->rule->label, noted);
+	pam_syslog(pamh, LOG_INFO, "user \"%s\", rule \"%s\": dropped %s%s",
+		   plan->user.name, plan->rule->label,
+		   !dropped ? "(out of memory naming them)"
+		   : *dropped ? dropped : "no groups",
+		   plan->rule->src->no_new_privs ? "; no_new_privs set" : "");
+}
+
+static void log_apply_error(pam_handle_t *pamh, const struct dg_apply_error *why)
+{
+	_cleanup_free_ char *text = dg_apply_error_text(why);
+
+	if (why->step == DG_STEP_VERIFY && !why->restored)
+		pam_syslog(pamh, LOG_ERR, "%s; the groups could not be set back",
+			   text ? text : "the groups read back are wrong");
+	else
+		log_fail(pamh, "%s", text ? text : "out of memory");
+}
+
 /* PAM_SUCCESS, PAM_IGNORE (no rule matches) or fail_code. */
 static int trim(pam_handle_t *pamh, int argc, const char **argv,
 		int fail_code)
 {
-	struct dg_decision decision = {0};
 	const struct dg_plan *plan;
-	_cleanup_free_ gid_t *current = NULL;
-	_cleanup_free_ char *dropped = NULL, *noted = NULL;
+	struct dg_outcome outcome = {0};
+	struct dg_apply_error why;
 	struct args args;
-	size_t n_current = 0;
-	int ret, r;
+	int r;
 
 	r = parse_args(pamh, argc, argv, &args);
-	ret = fail_code = failure(&args, fail_code);
+	fail_code = failure(&args, fail_code);
 	if (r < 0 || !(plan = get_plan(pamh, &args)))
 		return fail_code;
 	if (!plan->rule) {
 		log_no_rule(pamh, &args, plan);
 		return PAM_IGNORE;
 	}
-	if ((r = dg_get_groups(&current, &n_current)) < 0) {
-		pam_syslog(pamh, LOG_ERR, "getgroups failed: %s; groups left "
-					  "unchanged", strerror(-r));
+	if (dg_plan_apply(plan, false, &outcome, &why) < 0) {
+		log_apply_error(pamh, &why);
 		return fail_code;
 	}
-	if (dg_plan_decide(plan, current, n_current, &decision) < 0 ||
-	    !(dropped = list_groups(&decision, false, false)) ||
-	    !(noted = list_groups(&decision, true, true))) {
-		pam_syslog(pamh, LOG_ERR, "out of memory; groups left "
-					  "unchanged");
-		goto out;
-	}
-	if (*noted)
-		pam_syslog(pamh, LOG_NOTICE,
-			   "rule \"%s\" names restricting group(s) %s in drop; "
-			   "they stay",
-			   plan->rule->label, noted);
-	if (apply(pamh, plan, &decision) < 0)
-		goto out;
-	pam_syslog(pamh, LOG_INFO, "user \"%s\", rule \"%s\": dropped %s%s",
-		   plan->user.name, plan->rule->label,
-		   *dropped ? dropped : "no groups",
-		   plan->rule->src->no_new_privs ? "; no_new_privs set" : "");
-	ret = PAM_SUCCESS;
-out:
-	dg_decision_free(&decision);
-	return ret;
+	log_applied(pamh, plan, &outcome);
+	dg_outcome_free(&outcome);
+	return PAM_SUCCESS;
 }
 
 PAM_EXTERN int pam_sm_authenticate(pam_handle_t *pamh, int flags, int argc,

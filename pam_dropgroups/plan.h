@@ -1,5 +1,5 @@
 /* From a policy path, a service and a user to a decision: the one path
- * that the module and `dropgroups check`/`explain` all take. */
+ * that the module and `dropgroups check`, `explain` and `run` all take. */
 #ifndef DG_PLAN_H
 #define DG_PLAN_H
 
@@ -14,10 +14,18 @@ struct dg_plan {
 	const struct dg_rule *rule; /* NULL: no rule matches */
 };
 
-/* Load, check and resolve the policy.  0, -EINVAL (errors are in diags)
- * or -ENOMEM.  config and policy are always initialised. */
-int dg_policy_load(const char *path, struct dg_config *config,
-		   struct dg_policy *policy, struct dg_diags *diags);
+/* Look every name of cfg up through NSS once, and build *policy from the
+ * answers (resolve.c).  0 (look at diags) or -ENOMEM. */
+int dg_policy_resolve(const struct dg_config *cfg, bool check_users,
+		      struct dg_policy *policy, struct dg_diags *diags);
+
+/* Load, check and resolve the policy.  check_users: also look up the user
+ * names in users lists, to warn about typos (the module matches them as
+ * written and never looks them up).  0, -EINVAL (errors are in diags) or
+ * -ENOMEM.  config and policy are always initialised. */
+int dg_policy_load(const char *path, bool check_users,
+		   struct dg_config *config, struct dg_policy *policy,
+		   struct dg_diags *diags);
 
 /* dg_policy_load, then look the user up and find the first matching rule.
  * plan->user.groups is filled when a rule matches by "%group", or when
@@ -27,11 +35,21 @@ int dg_plan_prepare(const char *path, const char *service,
 		    const char *username, bool want_user_groups,
 		    struct dg_plan *plan, struct dg_diags *diags);
 
-/* The decision for a process holding `current` under plan->rule, which
- * must not be NULL.  0 or -ENOMEM. */
-int dg_plan_decide(const struct dg_plan *plan, const gid_t *current,
-		   size_t n_current, struct dg_decision *out);
+/* A decision, with what NSS calls the gids it would drop. */
+struct dg_outcome {
+	struct dg_decision decision;
+	struct dg_gid_names names;
+};
 
+/* The decision for a process holding `current` under plan->rule, which
+ * must not be NULL.  When the decision depends on names (restricting
+ * names, keep names), every gid it would drop is named through NSS and
+ * the decision made again.  0, -ENOMEM, or another -errno when NSS could
+ * not name *failed. */
+int dg_plan_decide(const struct dg_plan *plan, const gid_t *current,
+		   size_t n_current, struct dg_outcome *out, gid_t *failed);
+
+void dg_outcome_free(struct dg_outcome *o);
 void dg_plan_free(struct dg_plan *plan);
 
 #endif

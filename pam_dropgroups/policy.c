@@ -4,8 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
-
 static int cmp_gid(const void *a, const void *b)
 {
 	gid_t x = *(const gid_t *)a, y = *(const gid_t *)b;
@@ -34,7 +32,7 @@ bool dg_gids_contains(const struct dg_gids *set, gid_t gid)
 
 int dg_gids_from(struct dg_gids *out, const gid_t *v, size_t n)
 {
-	gid_t *copy = malloc((n ? n : 1) * sizeof(*copy));
+	gid_t *copy = dg_new0(gid_t, n);
 
 	if (!copy)
 		return -ENOMEM;
@@ -49,6 +47,30 @@ void dg_gids_free(struct dg_gids *set)
 {
 	free(set->v);
 	*set = (struct dg_gids){0};
+}
+
+const struct dg_gid_name *dg_gid_names_find(const struct dg_gid_names *names,
+					    gid_t gid)
+{
+	if (!names || !names->n)
+		return NULL;
+	/* dg_gid_name starts with its gid, so cmp_gid compares entries */
+	return bsearch(&gid, names->v, names->n, sizeof(*names->v), cmp_gid);
+}
+
+const char *dg_gid_names_get(const struct dg_gid_names *names, gid_t gid)
+{
+	const struct dg_gid_name *e = dg_gid_names_find(names, gid);
+
+	return e ? e->name : NULL;
+}
+
+void dg_gid_names_free(struct dg_gid_names *names)
+{
+	for (size_t i = 0; i < names->n; i++)
+		free(names->v[i].name);
+	free(names->v);
+	*names = (struct dg_gid_names){0};
 }
 
 static bool has_string(char *const *v, size_t n, const char *s)
@@ -88,23 +110,45 @@ long dg_policy_match(const struct dg_policy *policy, const char *service,
 	return -1;
 }
 
-static struct dg_verdict judge(gid_t gid, gid_t primary_gid,
-			       const struct dg_gids *restricting,
-			       const struct dg_rule *rule)
+bool dg_decide_needs_names(const struct dg_policy *policy,
+			   const struct dg_rule *rule)
 {
+	return policy->restricting_names.n > 0 ||
+	       (rule->mode == DG_MODE_KEEP && rule->keep_names.n > 0);
+}
+
+static struct dg_verdict judge(gid_t gid, gid_t primary_gid,
+			       const struct dg_policy *policy,
+			       const struct dg_rule *rule,
+			       const struct dg_gid_names *names)
+{
+	const struct dg_gid_name *asked = dg_gid_names_find(names, gid);
+	const char *name = asked ? asked->name : NULL;
 	bool listed = dg_gids_contains(&rule->named, gid);
-	bool named = rule->all || listed;
+	bool named = rule->all || listed ||
+		     (rule->mode == DG_MODE_KEEP && name &&
+		      dg_strings_has_sorted(&rule->keep_names, name));
+	bool by_gid = dg_gids_contains(&policy->restricting, gid);
+	bool by_name = !by_gid && name &&
+		       dg_strings_has_sorted(&policy->restricting_names, name);
 	struct dg_verdict v = {.gid = gid};
 
-	if (dg_gids_contains(restricting, gid)) {
+	if (by_gid || by_name) {
 		v.kept = true;
 		v.reason = DG_REASON_RESTRICTING;
-		/* "*" covers every group by design; only an explicit name in
+		v.by_name = by_name;
+		/* "*" covers every group by design; only an explicit gid in
 		 * a drop list is a mistake worth telling the admin about. */
 		v.restricting_named = rule->mode == DG_MODE_DROP && listed;
 	} else if (gid == primary_gid) {
 		v.kept = true;
 		v.reason = DG_REASON_PRIMARY;
+	} else if (asked && !name && policy->restricting_names.n) {
+		/* NSS says this gid has no name.  An outage of a backend that
+		 * sets no errno looks exactly like that, and the name it
+		 * could not give might be a restricting one. */
+		v.kept = true;
+		v.reason = DG_REASON_UNNAMED;
 	} else {
 		v.kept = rule->mode == DG_MODE_DROP ? !named : named;
 		v.reason = named ? DG_REASON_NAMED : DG_REASON_NOT_NAMED;
@@ -113,8 +157,8 @@ static struct dg_verdict judge(gid_t gid, gid_t primary_gid,
 }
 
 int dg_decide(const gid_t *current, size_t n_current, gid_t primary_gid,
-	      const struct dg_gids *restricting, const struct dg_rule *rule,
-	      struct dg_decision *out)
+	      const struct dg_policy *policy, const struct dg_rule *rule,
+	      const struct dg_gid_names *names, struct dg_decision *out)
 {
 	_cleanup_free_ struct dg_verdict *verdicts = NULL;
 	_cleanup_free_ gid_t *kept = NULL;
@@ -123,8 +167,8 @@ int dg_decide(const gid_t *current, size_t n_current, gid_t primary_gid,
 
 	if (dg_gids_from(&start, current, n_current) < 0)
 		return -ENOMEM;
-	verdicts = calloc(start.n ? start.n : 1, sizeof(*verdicts));
-	kept = calloc(start.n ? start.n : 1, sizeof(*kept));
+	verdicts = dg_new0(struct dg_verdict, start.n);
+	kept = dg_new0(gid_t, start.n);
 	if (!verdicts || !kept) {
 		dg_gids_free(&start);
 		return -ENOMEM;
@@ -132,9 +176,11 @@ int dg_decide(const gid_t *current, size_t n_current, gid_t primary_gid,
 	/* Walk the start set and keep a subset of it: whatever the rule
 	 * says, nothing outside `current` can ever reach the new list. */
 	for (size_t i = 0; i < start.n; i++) {
-		verdicts[i] = judge(start.v[i], primary_gid, restricting, rule);
+		gid_t g = start.v[i];
+
+		verdicts[i] = judge(g, primary_gid, policy, rule, names);
 		if (verdicts[i].kept)
-			kept[n_kept++] = start.v[i];
+			kept[n_kept++] = g;
 	}
 	*out = (struct dg_decision){
 		.verdicts = DG_TAKE(verdicts),
@@ -146,6 +192,20 @@ int dg_decide(const gid_t *current, size_t n_current, gid_t primary_gid,
 	return 0;
 }
 
+int dg_decision_dropped(const struct dg_decision *d, struct dg_gids *out)
+{
+	gid_t *v = dg_new0(gid_t, d->n_verdicts);
+	size_t n = 0;
+
+	if (!v)
+		return -ENOMEM;
+	for (size_t i = 0; i < d->n_verdicts; i++)
+		if (!d->verdicts[i].kept)
+			v[n++] = d->verdicts[i].gid;
+	*out = (struct dg_gids){.v = v, .n = n}; /* verdicts are sorted */
+	return 0;
+}
+
 const char *dg_reason_text(enum dg_reason reason)
 {
 	switch (reason) {
@@ -153,6 +213,7 @@ const char *dg_reason_text(enum dg_reason reason)
 	case DG_REASON_PRIMARY: return "primary";
 	case DG_REASON_NAMED: return "named";
 	case DG_REASON_NOT_NAMED: return "not named";
+	case DG_REASON_UNNAMED: return "no name from NSS";
 	}
 	return "?";
 }
@@ -164,15 +225,22 @@ void dg_decision_free(struct dg_decision *d)
 	*d = (struct dg_decision){0};
 }
 
+void dg_rule_free(struct dg_rule *rule)
+{
+	free(rule->label);
+	dg_gids_free(&rule->user_groups);
+	dg_gids_free(&rule->named);
+	dg_strings_free(&rule->keep_names);
+	*rule = (struct dg_rule){0};
+}
+
 void dg_policy_free(struct dg_policy *policy)
 {
-	for (size_t i = 0; i < policy->n_rules; i++) {
-		free(policy->rules[i].label);
-		dg_gids_free(&policy->rules[i].user_groups);
-		dg_gids_free(&policy->rules[i].named);
-	}
+	for (size_t i = 0; i < policy->n_rules; i++)
+		dg_rule_free(&policy->rules[i]);
 	free(policy->rules);
 	dg_gids_free(&policy->restricting);
+	dg_strings_free(&policy->restricting_names);
 	*policy = (struct dg_policy){0};
 }
 

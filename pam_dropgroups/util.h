@@ -1,10 +1,11 @@
-/* Small helpers shared by every file: scope-bound cleanup and checked
- * array growth.  Error paths release what they took through these, so no
- * branch can forget a free (the module lives inside sshd and login for
- * the whole life of the daemon). */
+/* Small helpers shared by every file: scope-bound cleanup, checked array
+ * growth, and string lists.  Error paths release what they took through
+ * these, so no branch can forget a free (the module lives inside sshd and
+ * login for the whole life of the daemon). */
 #ifndef DG_UTIL_H
 #define DG_UTIL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -31,5 +32,32 @@ static inline void dg_closep(int *fd)
 /* Grow *v (elements of size elem) so that it holds at least need elements.
  * Returns 0, or -ENOMEM with *v and *cap unchanged. */
 int dg_grow(void **v, size_t *cap, size_t need, size_t elem);
+
+/* Append one element to a {v, n, cap} vector: 0 or -ENOMEM. */
+#define DG_APPEND(vec, elem)                                                   \
+	({                                                                     \
+		int _r = dg_grow((void **)&(vec)->v, &(vec)->cap,              \
+				 (vec)->n + 1, sizeof(*(vec)->v));             \
+		if (_r == 0)                                                   \
+			(vec)->v[(vec)->n++] = (elem);                         \
+		_r;                                                            \
+	})
+
+/* n zeroed elements of type t; never a NULL for n == 0 on success, so
+ * that NULL always means out of memory. */
+#define dg_new0(t, n) ((t *)calloc((n) ? (n) : 1, sizeof(t)))
+
+/* A list of owned strings. */
+struct dg_strings {
+	char **v;
+	size_t n, cap;
+};
+
+int dg_strings_add(struct dg_strings *s, const char *str);
+/* Sort (C locale) and drop duplicates, in place. */
+void dg_strings_sort_unique(struct dg_strings *s);
+/* Is str in s?  s must be sorted (dg_strings_sort_unique). */
+bool dg_strings_has_sorted(const struct dg_strings *s, const char *str);
+void dg_strings_free(struct dg_strings *s);
 
 #endif

@@ -106,8 +106,7 @@ __attribute__((unused)) static void fz_check_diags(const struct dg_diags *d)
 
 		if (!d->v[i].message)
 			fz_fail("diag %zu has no message", i);
-		if (d->v[i].severity != DG_NOTICE &&
-		    d->v[i].severity != DG_WARNING &&
+		if (d->v[i].severity != DG_WARNING &&
 		    d->v[i].severity != DG_ERROR)
 			fz_fail("diag %zu has severity %d", i,
 				(int)d->v[i].severity);
@@ -190,11 +189,11 @@ __attribute__((unused)) static void fz_check_config(const struct dg_config *cfg)
 	fz_check_refs(cfg, &cfg->restricting, "restricting");
 	if (cfg->include_dir && !cfg->include_dir[0])
 		fz_fail("include_dir is empty");
-	if (cfg->n_rules > cfg->cap_rules)
-		fz_fail("rules: n %zu > cap %zu", cfg->n_rules,
-			cfg->cap_rules);
-	for (size_t i = 0; i < cfg->n_rules; i++) {
-		const struct dg_rule_src *r = &cfg->rules[i];
+	if (cfg->rules.n > cfg->rules.cap)
+		fz_fail("rules: n %zu > cap %zu", cfg->rules.n,
+			cfg->rules.cap);
+	for (size_t i = 0; i < cfg->rules.n; i++) {
+		const struct dg_rule_src *r = &cfg->rules.v[i];
 		char *label;
 
 		if (!fz_is_file(cfg, r->file))
@@ -220,13 +219,13 @@ fz_check_policy(const struct dg_config *cfg, const struct dg_policy *pol)
 	if (pol->restricting.n > cfg->restricting.n)
 		fz_fail("more restricting gids (%zu) than written (%zu)",
 			pol->restricting.n, cfg->restricting.n);
-	if (pol->n_rules != cfg->n_rules)
+	if (pol->n_rules != cfg->rules.n)
 		fz_fail("%zu rules resolved from %zu", pol->n_rules,
-			cfg->n_rules);
+			cfg->rules.n);
 	for (size_t i = 0; i < pol->n_rules; i++) {
 		const struct dg_rule *r = &pol->rules[i];
 
-		if (r->src != &cfg->rules[i])
+		if (r->src != &cfg->rules.v[i])
 			fz_fail("rule %zu resolved from the wrong source", i);
 		if (!r->label)
 			fz_fail("rule %zu has no label", i);
@@ -242,10 +241,10 @@ fz_check_policy(const struct dg_config *cfg, const struct dg_policy *pol)
 	}
 }
 
-/* dg_decide's contract (policy.h, dropgroups.conf(5)): for the groups in
- * `start`, the new list is a sorted, unique subset of them that keeps
- * every restricting gid and the primary gid, and otherwise keeps exactly
- * what the rule's mode says. */
+/* dg_decide's contract (policy.h, dropgroups.conf(5)) when no gid has a
+ * name: for the groups in `start`, the new list is a sorted, unique
+ * subset of them that keeps every restricting gid and the primary gid,
+ * and otherwise keeps exactly what the rule's mode says. */
 __attribute__((unused)) static void
 fz_check_decision(const gid_t *start, size_t n_start, gid_t primary,
 		  const struct dg_gids *restricting, const struct dg_rule *rule,

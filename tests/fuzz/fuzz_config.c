@@ -7,6 +7,8 @@
  * file and the rest as drop-ins, as the loader would.  No I/O. */
 #include "fuzz_common.h"
 
+#include "plan.h"
+
 #include "nss.h"
 
 #define FZ_MAX_SECTIONS 8
@@ -18,7 +20,7 @@ static void resolve_and_check(const struct dg_config *cfg,
 	int r;
 
 	fz_check_config(cfg);
-	r = dg_policy_resolve(cfg, &pol, diags);
+	r = dg_policy_resolve(cfg, false, &pol, diags);
 	if (r < 0)
 		fz_fail("dg_policy_resolve returned %d", r);
 	fz_check_policy(cfg, &pol);

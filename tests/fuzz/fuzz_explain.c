@@ -21,6 +21,8 @@
  * every restricting gid and the primary gid).  abort() on violation. */
 #include "fuzz_common.h"
 
+#include "plan.h"
+
 #include <ctype.h>
 
 #include "nss.h"
@@ -169,8 +171,7 @@ static void decide_and_check(const struct scenario *sc,
 	if (sc->add & FZ_ADD_NAMED)
 		append(start, &n, rule->named.v, rule->named.n);
 
-	if (dg_decide(start, n, user->primary_gid, &pol->restricting, rule,
-		      &d) < 0)
+	if (dg_decide(start, n, user->primary_gid, pol, rule, NULL, &d) < 0)
 		fz_fail("dg_decide failed");
 	fz_check_decision(start, n, user->primary_gid, &pol->restricting,
 			  rule, &d);
@@ -235,13 +236,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (r < 0)
 		fz_fail("dg_config_parse returned %d", r);
 	fz_check_config(&cfg);
-	if ((r = dg_policy_resolve(&cfg, &pol, &diags)) < 0)
+	if ((r = dg_policy_resolve(&cfg, false, &pol, &diags)) < 0)
 		fz_fail("dg_policy_resolve returned %d", r);
 	fz_check_policy(&cfg, &pol);
 	fz_check_diags(&diags);
 
-	r = dg_user_lookup(sc->user, true, &user);
-	if (r < 0)
+	r = dg_user_lookup(sc->user, &user);
+	if (r <= 0 || dg_user_groups(&user, &user.groups) < 0)
 		goto out; /* not on this machine: nothing to explain */
 	fz_check_set(&user.groups, "user groups");
 	if (sc->primary_given)

@@ -78,8 +78,8 @@ static void valid_policy_parses(void **state)
 	assert_null(p.cfg.restricting.v[1].name);
 	assert_int_equal(p.cfg.restricting.v[1].gid, 2003);
 	assert_string_equal(p.cfg.include_dir, "d");
-	assert_int_equal(p.cfg.n_rules, 2);
-	r = &p.cfg.rules[0];
+	assert_int_equal(p.cfg.rules.n, 2);
+	r = &p.cfg.rules.v[0];
 	assert_string_equal(r->name, "ssh");
 	assert_int_equal(r->line, 5);
 	assert_int_equal(r->services.n, 2);
@@ -88,7 +88,7 @@ static void valid_policy_parses(void **state)
 	assert_int_equal(r->mode, DG_MODE_DROP);
 	assert_int_equal(r->groups.n, 3);
 	assert_true(r->no_new_privs);
-	r = &p.cfg.rules[1];
+	r = &p.cfg.rules.v[1];
 	assert_null(r->name);
 	assert_false(r->users_given);
 	assert_int_equal(r->mode, DG_MODE_KEEP);
@@ -108,9 +108,9 @@ static void single_values_arrays_and_lists(void **state)
 	      DG_MAIN_FILE);
 	assert_false(dg_diags_failed(&p.diags));
 	assert_int_equal(p.cfg.restricting.n, 1);
-	assert_int_equal(p.cfg.rules[0].services.n, 2);
-	assert_int_equal(p.cfg.rules[0].users.n, 1);
-	assert_int_equal(p.cfg.rules[0].groups.n, 2);
+	assert_int_equal(p.cfg.rules.v[0].services.n, 2);
+	assert_int_equal(p.cfg.rules.v[0].users.n, 1);
+	assert_int_equal(p.cfg.rules.v[0].groups.n, 2);
 	done(&p);
 }
 
@@ -140,6 +140,8 @@ static void wrong_types(void **state)
 	expect_error("version = \"1\";\nrestricting = ( );\n", 1,
 		     "version must be a number");
 	expect_error("version = 1;\nrestricting = { a = 1; };\n", 2,
+		     "unknown key \"a\" in a restricting entry");
+	expect_error("version = 1;\nrestricting = ( \"x\", [ 1 ] );\n", 2,
 		     "restricting must be a group name or a gid");
 	expect_error(HEAD "rules = ( { services = 5; drop = 1; } );\n", 3,
 		     "services must be a string");
@@ -228,6 +230,136 @@ static void bad_gids_and_names(void **state)
 		     "empty group name");
 }
 
+/* A text libconfig would read only in part is refused, by the scanner
+ * (which names the line of the comment) and by the end-of-file setting
+ * (which proves that libconfig stopped early). */
+static void unterminated_comment_refuses_the_file(void **state)
+{
+	struct parsed p;
+
+	(void)state;
+	parse(&p, "version = 1;\n/* a comment\nrestricting = ( \"x\" );\n",
+	      DG_DROP_IN);
+	assert_int_equal(p.diags.n, 2);
+	assert_int_equal(p.diags.v[0].line, 2);
+	assert_non_null(strstr(p.diags.v[0].message, "never closed"));
+	assert_int_equal(p.diags.v[1].line, 4);
+	assert_non_null(strstr(p.diags.v[1].message,
+			       "stopped reading before the end"));
+	/* and nothing it hid was taken as policy */
+	assert_int_equal(p.cfg.restricting.n, 0);
+	done(&p);
+	/* a closed comment is fine, whatever it holds */
+	parse(&p, HEAD "/* restricting = ( \"x\" ); // \" */ # /*\n", DG_MAIN_FILE);
+	assert_false(dg_diags_failed(&p.diags));
+	done(&p);
+	/* a comment marker inside a string is no comment */
+	parse(&p, HEAD "rules = ( { services = \"/*\"; drop = 1; } );\n",
+	      DG_MAIN_FILE);
+	assert_false(dg_diags_failed(&p.diags));
+	done(&p);
+}
+
+/* The end-of-file setting is named so that the text cannot hold it. */
+static void a_file_naming_the_sentinel_still_parses(void **state)
+{
+	struct parsed p;
+
+	(void)state;
+	parse(&p, HEAD "# dropgroups_end_of_file_0\n", DG_MAIN_FILE);
+	assert_false(dg_diags_failed(&p.diags));
+	done(&p);
+	expect_error(HEAD "dropgroups_end_of_file_0 = 1;\n", 3,
+		     "unknown key \"dropgroups_end_of_file_0\"");
+}
+
+/* libconfig 1.5 keeps a number without an L suffix in a 32-bit int, and
+ * a hex number through unsigned arithmetic: either would wrap silently. */
+static void numbers_libconfig_would_wrap_are_refused(void **state)
+{
+	struct parsed p;
+
+	(void)state;
+	expect_error("version = 1;\nrestricting = ( 4294971397 );\n", 2,
+		     "number 4294971397 is out of range");
+	expect_error("version = 1;\nrestricting = ( 0x100001005 );\n", 2,
+		     "number 0x100001005 is out of range");
+	expect_error("version = 1;\nrestricting = ( 0xFFFFFFFF );\n", 2,
+		     "out of range");
+	expect_error("version = 4294967297;\nrestricting = ( );\n", 1,
+		     "number 4294967297 is out of range");
+	expect_error("version = 1;\nrestricting = ( 2147483648 );\n", 2,
+		     "with an L suffix");
+	expect_error("version = 1;\nrestricting = ( -2147483649 );\n", 2,
+		     "out of range");
+	expect_error("version = 1;\nrestricting = ( 99999999999999999999L );\n",
+		     2, "out of range");
+	expect_error("version = 1;\nrestricting = ( 0x10000000000001005L );\n",
+		     2, "out of range");
+	/* in range, and what libconfig then keeps exactly */
+	parse(&p,
+	      "version = 1;\nrestricting = ( 2147483647, 3000000000L, 0x7fffffff,"
+	      " 0xFFFFFFFEL, 4294967294L );\n"
+	      "rules = ( { name = \"a1-2\"; services = \"x\"; drop = -0.5; } );\n",
+	      DG_MAIN_FILE);
+	assert_int_equal(p.cfg.restricting.n, 5);
+	assert_int_equal(p.cfg.restricting.v[1].gid, 3000000000u);
+	assert_int_equal(p.cfg.restricting.v[3].gid, 4294967294u);
+	/* (the float is a type error, not a range error) */
+	assert_int_equal(p.diags.n, 1);
+	assert_non_null(strstr(p.diags.v[0].message, "drop must be"));
+	done(&p);
+}
+
+static void optional_restricting_entries(void **state)
+{
+	struct parsed p;
+
+	(void)state;
+	parse(&p,
+	      "version = 1;\nrestricting = ( \"a\", { name = \"b\"; optional = true; },\n"
+	      "  { name = \"c\"; optional = false; } );\n",
+	      DG_MAIN_FILE);
+	assert_false(dg_diags_failed(&p.diags));
+	assert_int_equal(p.cfg.restricting.n, 3);
+	assert_false(p.cfg.restricting.v[0].optional);
+	assert_string_equal(p.cfg.restricting.v[1].name, "b");
+	assert_true(p.cfg.restricting.v[1].optional);
+	assert_false(p.cfg.restricting.v[2].optional);
+	done(&p);
+	expect_error("version = 1;\nrestricting = ( { optional = true; } );\n", 2,
+		     "needs name");
+	expect_error("version = 1;\nrestricting = ( { name = \"b\"; } );\n", 2,
+		     "needs optional");
+	expect_error(HEAD "rules = ( { services = \"s\";\n"
+			  " drop = ( { name = \"b\"; optional = true; } ); } );\n",
+		     4, "drop must be a group name or a gid");
+	expect_error("version = 1;\nrestricting = \"*\";\n", 2,
+		     "\"*\" is not allowed in restricting");
+}
+
+static void warnings_for_names_that_mislead(void **state)
+{
+	struct parsed p;
+
+	(void)state;
+	parse(&p,
+	      "version = 1;\nrestricting = ( \"2003\" );\n"
+	      "rules = ( { name = \"r\"; services = [ \"SSHD\", \"su\" ]; drop = 1; } );\n",
+	      DG_MAIN_FILE);
+	assert_false(dg_diags_failed(&p.diags));
+	assert_int_equal(p.diags.n, 2);
+	assert_int_equal(p.diags.v[0].line, 2);
+	assert_non_null(strstr(p.diags.v[0].message,
+			       "a name made of digits; for gid 2003 write it "
+			       "without quotes"));
+	assert_int_equal(p.diags.v[1].line, 3);
+	assert_non_null(strstr(p.diags.v[1].message,
+			       "service \"SSHD\" in rule \"r\" has upper-case "
+			       "letters"));
+	done(&p);
+}
+
 static void empty_users_warns(void **state)
 {
 	struct parsed p;
@@ -254,8 +386,8 @@ static void rules_append_across_files(void **state)
 					 DG_DROP_IN, &p.diags),
 			 0);
 	assert_false(dg_diags_failed(&p.diags));
-	assert_int_equal(p.cfg.n_rules, 2);
-	assert_string_equal(p.cfg.rules[1].file, "d.conf");
+	assert_int_equal(p.cfg.rules.n, 2);
+	assert_string_equal(p.cfg.rules.v[1].file, "d.conf");
 	assert_int_equal(p.cfg.restricting.n, 1);
 	done(&p);
 }
@@ -276,6 +408,11 @@ int main(void)
 		cmocka_unit_test(include_dir_only_in_main_file),
 		cmocka_unit_test(at_include_is_refused),
 		cmocka_unit_test(bad_gids_and_names),
+		cmocka_unit_test(unterminated_comment_refuses_the_file),
+		cmocka_unit_test(a_file_naming_the_sentinel_still_parses),
+		cmocka_unit_test(numbers_libconfig_would_wrap_are_refused),
+		cmocka_unit_test(optional_restricting_entries),
+		cmocka_unit_test(warnings_for_names_that_mislead),
 		cmocka_unit_test(empty_users_warns),
 		cmocka_unit_test(rules_append_across_files),
 	};

@@ -43,14 +43,21 @@ static struct dg_rule keep_rule(struct dg_gids named)
 	return r;
 }
 
+/* A policy with these restricting gids and no restricting names. */
+static struct dg_policy restricting_gids(struct dg_gids restricting)
+{
+	return (struct dg_policy){.restricting = restricting};
+}
+
 /* Run dg_decide and compare the new list with `want`. */
 static void expect_groups(const gid_t *cur, size_t n, gid_t primary,
 			  struct dg_gids restricting, struct dg_rule rule,
 			  struct dg_gids want, bool changed)
 {
+	struct dg_policy policy = restricting_gids(restricting);
 	struct dg_decision d;
 
-	assert_int_equal(dg_decide(cur, n, primary, &restricting, &rule, &d),
+	assert_int_equal(dg_decide(cur, n, primary, &policy, &rule, NULL, &d),
 			 0);
 	assert_int_equal(d.groups.n, want.n);
 	for (size_t i = 0; i < want.n; i++)
@@ -101,11 +108,12 @@ static void restricting_group_is_never_dropped(void **state)
 {
 	gid_t cur[] = {ALICE, ABUSERS, AUDIO};
 	struct dg_decision d;
-	struct dg_gids restricting = GIDS(ABUSERS);
+	struct dg_policy policy = restricting_gids(GIDS(ABUSERS));
 	struct dg_rule r = drop_rule(GIDS(AUDIO, ABUSERS), false);
 
 	(void)state;
-	assert_int_equal(dg_decide(cur, N(cur), ALICE, &restricting, &r, &d), 0);
+
+	assert_int_equal(dg_decide(cur, N(cur), ALICE, &policy, &r, NULL, &d), 0);
 	assert_int_equal(d.groups.n, 2);
 	assert_int_equal(d.groups.v[0], ALICE);
 	assert_int_equal(d.groups.v[1], ABUSERS);
@@ -196,12 +204,13 @@ static void empty_start_gives_empty_result(void **state)
 static void explain_reasons(void **state)
 {
 	gid_t cur[] = {USERS, AUDIO, ALICE, ABUSERS};
-	struct dg_gids restricting = GIDS(ABUSERS);
+	struct dg_policy policy = restricting_gids(GIDS(ABUSERS));
 	struct dg_rule r = drop_rule(GIDS(AUDIO), false);
 	struct dg_decision d;
 
 	(void)state;
-	assert_int_equal(dg_decide(cur, N(cur), ALICE, &restricting, &r, &d), 0);
+
+	assert_int_equal(dg_decide(cur, N(cur), ALICE, &policy, &r, NULL, &d), 0);
 	/* sorted: 29 audio, 100 users, 1001 alice, 2003 abusers */
 	assert_string_equal(dg_reason_text(d.verdicts[0].reason), "named");
 	assert_false(d.verdicts[0].kept);
@@ -210,6 +219,148 @@ static void explain_reasons(void **state)
 	assert_string_equal(dg_reason_text(d.verdicts[2].reason), "primary");
 	assert_string_equal(dg_reason_text(d.verdicts[3].reason), "restricting");
 	assert_false(d.verdicts[3].restricting_named);
+	dg_decision_free(&d);
+}
+
+/* --- names: two groups can share a name --- */
+
+enum { ABUSERS_TOO = 2005 };
+
+static char *abusers_names[] = {"games-abusers"};
+
+/* games-abusers is 2003 by getgrnam_r, and NSS also calls 2005 so (a
+ * directory group of the same name, say). */
+static struct dg_gid_name seen_names[] = {{AUDIO, "audio"},
+					  {ABUSERS_TOO, "games-abusers"}};
+
+static gid_t abusers_gid[] = {ABUSERS};
+
+static struct dg_policy abusers_by_name(void)
+{
+	/* (static data: a compound literal would die with this call) */
+	return (struct dg_policy){
+		.restricting = {abusers_gid, 1},
+		.restricting_names = {abusers_names, 1, 1},
+	};
+}
+
+static void restricting_name_keeps_every_gid_of_that_name(void **state)
+{
+	gid_t cur[] = {ALICE, ABUSERS, ABUSERS_TOO, AUDIO};
+	struct dg_policy policy = abusers_by_name();
+	struct dg_gid_names names = {seen_names, N(seen_names)};
+	struct dg_rule r = drop_rule(NO_GIDS, true);
+	struct dg_decision d;
+
+	(void)state;
+	assert_true(dg_decide_needs_names(&policy, &r));
+	assert_int_equal(dg_decide(cur, N(cur), ALICE, &policy, &r, &names, &d),
+			 0);
+	/* sorted: 29 audio, 1001 alice, 2003, 2005 */
+	assert_false(d.verdicts[0].kept);
+	assert_true(d.verdicts[2].kept);
+	assert_false(d.verdicts[2].by_name);
+	assert_true(d.verdicts[3].kept);
+	assert_true(d.verdicts[3].by_name);
+	assert_int_equal(d.verdicts[3].reason, DG_REASON_RESTRICTING);
+	assert_int_equal(d.groups.n, 3);
+	dg_decision_free(&d);
+}
+
+/* The baseline of the test above: without the names, 2005 goes. */
+static void without_names_the_second_gid_is_dropped(void **state)
+{
+	gid_t cur[] = {ALICE, ABUSERS, ABUSERS_TOO, AUDIO};
+	struct dg_policy policy = abusers_by_name();
+	struct dg_rule r = drop_rule(NO_GIDS, true);
+	struct dg_gids dropped;
+	struct dg_decision d;
+
+	(void)state;
+	assert_int_equal(dg_decide(cur, N(cur), ALICE, &policy, &r, NULL, &d),
+			 0);
+	assert_int_equal(d.groups.n, 2);
+	/* ... and it is among the gids to name before deciding again */
+	assert_int_equal(dg_decision_dropped(&d, &dropped), 0);
+	assert_int_equal(dropped.n, 2);
+	assert_int_equal(dropped.v[0], AUDIO);
+	assert_int_equal(dropped.v[1], ABUSERS_TOO);
+	dg_gids_free(&dropped);
+	dg_decision_free(&d);
+}
+
+static void keep_keeps_every_gid_of_a_kept_name(void **state)
+{
+	static char *users_name[] = {"users"};
+	static struct dg_gid_name local_and_directory[] = {
+		{USERS, "users"}, {7100, "users"}, {7200, "staff"}};
+	gid_t cur[] = {ALICE, USERS, 7100, 7200};
+	struct dg_policy policy = {0};
+	struct dg_rule r = keep_rule(GIDS(USERS));
+	struct dg_gid_names names = {local_and_directory, 3};
+
+	(void)state;
+	r.keep_names = (struct dg_strings){users_name, 1, 1};
+	assert_true(dg_decide_needs_names(&policy, &r));
+	expect_groups(cur, N(cur), ALICE, NO_GIDS, r, GIDS(USERS, ALICE),
+		      true);
+	{
+		struct dg_decision d;
+
+		assert_int_equal(dg_decide(cur, N(cur), ALICE, &policy, &r,
+					   &names, &d),
+				 0);
+		assert_int_equal(d.groups.n, 3);
+		assert_int_equal(d.groups.v[2], 7100);
+		dg_decision_free(&d);
+	}
+}
+
+/* A gid NSS has no name for might carry a restricting name that an
+ * outage hides: with restricting names in the policy, it stays. */
+static void unnamed_gid_stays_when_restricting_names_exist(void **state)
+{
+	static struct dg_gid_name no_name[] = {{AUDIO, "audio"}, {7001, NULL}};
+	gid_t cur[] = {ALICE, AUDIO, 7001};
+	struct dg_policy policy = abusers_by_name();
+	struct dg_rule r = drop_rule(NO_GIDS, true);
+	struct dg_gid_names names = {no_name, 2};
+	struct dg_decision d;
+
+	(void)state;
+	assert_int_equal(dg_decide(cur, N(cur), ALICE, &policy, &r, &names, &d),
+			 0);
+	assert_int_equal(d.groups.n, 2);
+	assert_int_equal(d.verdicts[2].gid, 7001);
+	assert_true(d.verdicts[2].kept);
+	assert_string_equal(dg_reason_text(d.verdicts[2].reason),
+			    "no name from NSS");
+	dg_decision_free(&d);
+	/* without restricting names, a name cannot matter: it goes */
+	policy = restricting_gids(NO_GIDS);
+	assert_int_equal(dg_decide(cur, N(cur), ALICE, &policy, &r, &names, &d),
+			 0);
+	assert_int_equal(d.groups.n, 1);
+	dg_decision_free(&d);
+}
+
+/* A drop rule does not drop by name: only the gid the name resolved to. */
+static void drop_does_not_drop_by_name(void **state)
+{
+	static struct dg_gid_name names_v[] = {{AUDIO, "audio"},
+					       {7029, "audio"}};
+	gid_t cur[] = {ALICE, AUDIO, 7029};
+	struct dg_policy policy = {0};
+	struct dg_rule r = drop_rule(GIDS(AUDIO), false);
+	struct dg_gid_names names = {names_v, 2};
+	struct dg_decision d;
+
+	(void)state;
+	assert_false(dg_decide_needs_names(&policy, &r));
+	assert_int_equal(dg_decide(cur, N(cur), ALICE, &policy, &r, &names, &d),
+			 0);
+	assert_int_equal(d.groups.n, 2);
+	assert_int_equal(d.groups.v[1], 7029);
 	dg_decision_free(&d);
 }
 
@@ -319,6 +470,11 @@ int main(void)
 		cmocka_unit_test(gid_zero_and_large_gids),
 		cmocka_unit_test(empty_start_gives_empty_result),
 		cmocka_unit_test(explain_reasons),
+		cmocka_unit_test(restricting_name_keeps_every_gid_of_that_name),
+		cmocka_unit_test(without_names_the_second_gid_is_dropped),
+		cmocka_unit_test(keep_keeps_every_gid_of_a_kept_name),
+		cmocka_unit_test(drop_does_not_drop_by_name),
+		cmocka_unit_test(unnamed_gid_stays_when_restricting_names_exist),
 		cmocka_unit_test(first_matching_rule_decides),
 		cmocka_unit_test(user_name_matching),
 		cmocka_unit_test(percent_group_matches_members),

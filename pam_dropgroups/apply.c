@@ -1,0 +1,213 @@
+#include "apply.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "idmap.h"
+#include "kernel.h"
+#include "util.h"
+
+/* The one piece of mutable static state in the module, on purpose: the
+ * groups are the process's, shared by its threads, so the read-decide-
+ * write of two concurrent sessions must not interleave.  It cannot cover
+ * other code in the process that calls setgroups(2) meanwhile. */
+static pthread_mutex_t apply_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static int fail(struct dg_apply_error *why, enum dg_apply_step step, int err)
+{
+	*why = (struct dg_apply_error){.step = step, .err = err};
+	return err;
+}
+
+/* Are the process's groups now exactly want (sorted, distinct)? */
+static int groups_are(const struct dg_gids *want)
+{
+	_cleanup_free_ gid_t *now = NULL;
+	size_t n = 0;
+	int r = dg_get_groups(&now, &n);
+
+	if (r < 0)
+		return r;
+	n = dg_gids_normalize(now, n);
+	if (n != want->n || (n && memcmp(now, want->v, n * sizeof(*now))))
+		return -EPROTO;
+	return 0;
+}
+
+/* A gid in current that this user namespace shows as the overflow gid
+ * would be replaced, not kept, by setgroups. */
+static int check_user_namespace(const gid_t *current, size_t n,
+				struct dg_apply_error *why)
+{
+	struct dg_idmap map = {0};
+	gid_t overflow = 65534, bad = 0;
+	int r = dg_read_gid_map(&map, &overflow);
+
+	if (r < 0)
+		return fail(why, DG_STEP_USERNS, r);
+	r = dg_idmap_check(&map, overflow, current, n, &bad);
+	dg_idmap_free(&map);
+	if (r < 0) {
+		fail(why, DG_STEP_USERNS, r);
+		why->gid = bad;
+	}
+	return r;
+}
+
+static int set_and_verify(const struct dg_outcome *o, const gid_t *current,
+			  size_t n_current, struct dg_apply_error *why)
+{
+	int r = dg_set_groups(o->decision.groups.v, o->decision.groups.n);
+
+	if (r < 0)
+		return fail(why, DG_STEP_SETGROUPS, r);
+	/* As OpenSSH does after it sets credentials: read them back. */
+	if ((r = groups_are(&o->decision.groups)) < 0) {
+		fail(why, DG_STEP_VERIFY, r);
+		why->restored = dg_set_groups(current, n_current) == 0;
+	}
+	return r;
+}
+
+static int apply_locked(const struct dg_plan *plan, bool always_nnp,
+			struct dg_outcome *out, struct dg_apply_error *why)
+{
+	_cleanup_free_ gid_t *current = NULL;
+	struct dg_outcome o = {0};
+	size_t n = 0;
+	gid_t failed = 0;
+	int r;
+
+	if ((r = dg_get_groups(&current, &n)) < 0)
+		return fail(why, DG_STEP_GETGROUPS, r);
+	if ((r = check_user_namespace(current, n, why)) < 0)
+		return r;
+	r = dg_plan_decide(plan, current, n, &o, &failed);
+	if (r == -ENOMEM)
+		return fail(why, DG_STEP_DECIDE, r);
+	if (r < 0) {
+		fail(why, DG_STEP_NAMES, r);
+		why->gid = failed;
+		return r;
+	}
+	/* no_new_privs first: a failure after it can never leave fewer
+	 * groups without it. */
+	if ((always_nnp || plan->rule->src->no_new_privs) &&
+	    (r = dg_set_no_new_privs()) < 0)
+		fail(why, DG_STEP_NNP, r);
+	else if (o.decision.changed)
+		r = set_and_verify(&o, current, n, why);
+	if (r < 0) {
+		dg_outcome_free(&o);
+		return r;
+	}
+	*out = o;
+	return 0;
+}
+
+int dg_plan_apply(const struct dg_plan *plan, bool always_no_new_privs,
+		  struct dg_outcome *out, struct dg_apply_error *why)
+{
+	int r = pthread_mutex_lock(&apply_lock);
+
+	if (r != 0)
+		return fail(why, DG_STEP_GETGROUPS, -r);
+	r = apply_locked(plan, always_no_new_privs, out, why);
+	(void)pthread_mutex_unlock(&apply_lock);
+	return r;
+}
+
+const char *dg_unprivileged_drop_hint(void)
+{
+	_cleanup_free_ char *knob = NULL;
+	int r = dg_sysctl_read(DG_SYSCTL_DROP, &knob);
+
+	if (r == -ENOENT)
+		return "dropping groups without it needs a kernel with "
+		       "subset-setgroups (the unprivileged-drop patch)";
+	if (r < 0)
+		return "dropping groups without it needs a kernel with "
+		       "subset-setgroups (the unprivileged-drop patch; its "
+		       "sysctl could not be read)";
+	if (strcmp(knob, "0") == 0)
+		return "this kernel has subset-setgroups, but "
+		       "kernel.setgroups_unprivileged_drop is 0";
+	if (dg_no_new_privs() != 1)
+		return "kernel.setgroups_unprivileged_drop is on, but an "
+		       "unprivileged drop also needs no_new_privs (set "
+		       "no_new_privs = true in the rule)";
+	return "the kernel refused the drop although it allows unprivileged "
+	       "drops: it would remove a gid in kernel.setgroups_sticky_gids";
+}
+
+char *dg_setgroups_failure_text(int err)
+{
+	int cap = dg_has_cap_setgid();
+	char *s = NULL;
+	int r;
+
+	/* Say whether CAP_SETGID is there: without it, a stock kernel
+	 * refuses every setgroups, even one that only drops groups. */
+	if (cap == 0)
+		r = asprintf(&s, "setgroups failed: %s; the process lacks "
+				 "CAP_SETGID, and %s",
+			     strerror(-err), dg_unprivileged_drop_hint());
+	else if (cap > 0)
+		r = asprintf(&s, "setgroups failed: %s, although the process "
+				 "has CAP_SETGID",
+			     strerror(-err));
+	else
+		r = asprintf(&s, "setgroups failed: %s (whether the process "
+				 "has CAP_SETGID could not be checked: %s)",
+			     strerror(-err), strerror(-cap));
+	return r < 0 ? NULL : s;
+}
+
+char *dg_apply_error_text(const struct dg_apply_error *why)
+{
+	char *s = NULL;
+	int r = -1;
+
+	switch (why->step) {
+	case DG_STEP_GETGROUPS:
+		r = asprintf(&s, "getgroups failed: %s", strerror(-why->err));
+		break;
+	case DG_STEP_USERNS:
+		if (why->err == -EOVERFLOW)
+			r = asprintf(&s, "the group list holds gid %u, which "
+					 "this user namespace cannot show as it "
+					 "is (an unmapped gid appears as the "
+					 "overflow gid); setgroups would drop the "
+					 "real gid and could add the overflow gid",
+				     (unsigned)why->gid);
+		else
+			r = asprintf(&s, "cannot read /proc/self/gid_map to "
+					 "check the user namespace: %s",
+				     strerror(-why->err));
+		break;
+	case DG_STEP_NAMES:
+		r = asprintf(&s, "looking up the name of gid %u failed: %s "
+				 "(a gid named like a restricting group must "
+				 "stay)",
+			     (unsigned)why->gid, strerror(-why->err));
+		break;
+	case DG_STEP_DECIDE:
+		r = asprintf(&s, "out of memory");
+		break;
+	case DG_STEP_NNP:
+		r = asprintf(&s, "cannot set no_new_privs: %s",
+			     strerror(-why->err));
+		break;
+	case DG_STEP_SETGROUPS:
+		return dg_setgroups_failure_text(why->err);
+	case DG_STEP_VERIFY:
+		r = asprintf(&s, "the groups read back after setgroups are not "
+				 "the ones set%s",
+			     why->restored ? "; the old list was set back" : "");
+		break;
+	}
+	return r < 0 ? NULL : s;
+}

@@ -1,0 +1,72 @@
+#include "idmap.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "util.h"
+
+int dg_idmap_parse(const char *text, struct dg_idmap *out)
+{
+	struct dg_idmap map = {0};
+	const char *p = text;
+
+	while (*p) {
+		struct dg_idmap_range range;
+		int used = 0;
+
+		if (sscanf(p, " %llu %llu %llu%n", &range.inside,
+			   &range.outside, &range.count, &used) != 3) {
+			/* trailing blank space is fine, anything else not */
+			while (*p == ' ' || *p == '\n')
+				p++;
+			if (*p)
+				goto invalid;
+			break;
+		}
+		if (DG_APPEND(&map, range) < 0) {
+			dg_idmap_free(&map);
+			return -ENOMEM;
+		}
+		p += used;
+	}
+	*out = map;
+	return 0;
+invalid:
+	dg_idmap_free(&map);
+	return -EINVAL;
+}
+
+bool dg_idmap_is_identity(const struct dg_idmap *map)
+{
+	return map->n == 1 && map->v[0].inside == 0 && map->v[0].outside == 0 &&
+	       map->v[0].count == 4294967295ULL;
+}
+
+static bool mapped(const struct dg_idmap *map, gid_t g)
+{
+	for (size_t i = 0; i < map->n; i++)
+		if (g >= map->v[i].inside &&
+		    g - map->v[i].inside < map->v[i].count)
+			return true;
+	return false;
+}
+
+int dg_idmap_check(const struct dg_idmap *map, gid_t overflow,
+		   const gid_t *v, size_t n, gid_t *bad)
+{
+	if (dg_idmap_is_identity(map))
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (v[i] == overflow || !mapped(map, v[i])) {
+			*bad = v[i];
+			return -EOVERFLOW;
+		}
+	return 0;
+}
+
+void dg_idmap_free(struct dg_idmap *map)
+{
+	free(map->v);
+	*map = (struct dg_idmap){0};
+}
