@@ -161,6 +161,33 @@ module_by_name() {
 	cp "${1:-$BUILD/pam_dropgroups.so}" "$T/secdir/pam_dropgroups.so"
 }
 
+# use_directory [LINE...]: a small directory after "files" in NSS, for
+# every program of the test, setuid ones included: the NSS module of
+# tests/nss/dgfault.c, found by glibc through an overlay on its library
+# directory.  Its entries and failures are the LINEs (see the C file);
+# `directory LINE...` replaces them later.
+use_directory() {
+	local libdir
+	libdir=$(dirname "$(readlink -f "/lib/$(gcc -print-multiarch)/libnss_files.so.2")")
+	mkdir "$T/nsslib" "$T/nsswork"
+	mount -t overlay overlay \
+		-o "lowerdir=$libdir,upperdir=$T/nsslib,workdir=$T/nsswork" "$libdir"
+	cp "$BUILD/libnss_dgfault.so.2" "$libdir/"
+	printf 'passwd: files dgfault\ngroup: files dgfault\nshadow: files\ngshadow: files\n' \
+		> /etc/nsswitch.conf
+	directory "$@"
+}
+
+directory() {
+	printf '%s\n' "$@" > /run/dgfault.conf
+}
+
+# The calls NSS made to the directory since `directory log` (one "CALL
+# KEY" line each).
+directory_calls() {
+	cat /run/dgfault.log 2>/dev/null || true
+}
+
 # use_snippet NAME [SERVICE]: append conf/pam.d/NAME, as shipped, to the
 # sandbox's copy of /etc/pam.d/SERVICE (default NAME).
 use_snippet() {
@@ -303,6 +330,13 @@ log_flush() {
 		sleep 0.02
 	done
 	fail "log marker never arrived"
+}
+
+# log_reset: forget what was logged so far, for a test in several phases
+# (logsink appends, so the file can be emptied under it).
+log_reset() {
+	log_flush
+	: > "$LOG"
 }
 
 # module_log PRIORITY: the module's lines at one syslog priority.  pam_syslog

@@ -288,7 +288,7 @@ test_star_user_matches_everyone() {
 test_unknown_names_are_warnings_and_ignored() {
 	policy <<-'EOF'
 	version = 1;
-	restricting = ( "no-such-restricting" );
+	restricting = ( { name = "no-such-restricting"; optional = true; } );
 	rules = ( { services = "dgtest"; users = [ "%no-such-group", "alice" ];
 	            drop = ( "no-such-group", "audio" ); } );
 	EOF
@@ -297,6 +297,20 @@ test_unknown_names_are_warnings_and_ignored() {
 	assert_rc 0
 	assert_groups 1001 100 44 46 2003 3000
 	assert_log warning 3 'group "no-such-group" in drop does not exist; it is ignored'
+}
+
+# A restricting group that cannot be found protects nothing, and an
+# offline directory can say "not found" for one that exists: refused,
+# unless marked optional (the test above).
+test_unknown_restricting_name_fails_closed() {
+	policy <<-'EOF'
+	version = 1;
+	restricting = ( "no-such-restricting" );
+	rules = ( { services = "dgtest"; drop = "*"; } );
+	EOF
+	stack session session_err
+	run_pam alice open_session
+	assert_failed_closed "$POLICY:2: restricting group \"no-such-restricting\" does not exist"
 }
 
 test_nothing_to_drop_calls_no_setgroups() {

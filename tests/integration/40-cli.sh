@@ -70,12 +70,12 @@ test_check_reports_every_problem_as_file_line_message() {
 test_check_warns_but_accepts_unknown_names_and_restricting_in_drop() {
 	policy <<-'EOF'
 	version = 1;
-	restricting = ( "games-abusers", "no-such-group" );
+	restricting = ( "games-abusers", { name = "no-such-group"; optional = true; } );
 	rules = ( { name = "r"; services = "*"; drop = [ "games-abusers", "audio" ]; } );
 	EOF
 	cli check -c "$POLICY"
 	assert_cli_rc 0
-	assert_in err "^$POLICY:2: warning: group \"no-such-group\" in restricting does not exist; it is ignored$"
+	assert_in err "^$POLICY:2: warning: restricting group \"no-such-group\" \(optional\) does not exist; only a group of that name would be kept$"
 	assert_in err "^$POLICY:3: warning: rule \"r\" names restricting group games-abusers\(2003\) in drop; it is never dropped$"
 }
 
@@ -158,6 +158,90 @@ test_explain_agrees_with_the_module() {
 	run_pam alice open_session
 	assert_rc 0
 	assert_groups $want
+}
+
+# Linux-PAM lowercases the service name before any module sees it: a
+# rule for "DGTEST" never matches, and check says so; explain takes its
+# SERVICE as PAM would, so it agrees with the module either way.
+test_upper_case_services_never_match_and_explain_agrees() {
+	policy <<-'EOF'
+	version = 1;
+	restricting = ( "games-abusers" );
+	rules = ( { name = "upper"; services = "DGTEST"; drop = "*"; },
+	          { name = "lower"; services = "dgtest"; drop = "audio"; } );
+	EOF
+	cli check
+	assert_cli_rc 0
+	assert_in err "^$POLICY:3: warning: service \"DGTEST\" in rule \"upper\" has upper-case letters; Linux-PAM lowercases service names, so it never matches$"
+	cli explain DGTEST alice
+	assert_cli_rc 0
+	assert_in out '^service "dgtest", user "alice"'
+	assert_in out '^rule "lower" .* matches: drop$'
+	want=$(sed -n 's/^groups after: //p' "$T/out")
+	stack session success
+	SERVICE=DGTEST run_pam alice open_session
+	assert_rc 0
+	assert_groups $want
+	assert_log info 1 'rule "lower": dropped audio\(29\)$'
+}
+
+test_check_warns_about_a_group_name_made_of_digits() {
+	policy <<-'EOF'
+	version = 1;
+	restricting = ( "2003" );
+	EOF
+	cli check
+	# (and no group is called "2003": an error, as for any missing name)
+	assert_cli_rc 1
+	assert_in err "^$POLICY:2: warning: restricting names the group \"2003\", a name made of digits; for gid 2003 write it without quotes$"
+}
+
+# explain names the gids it would drop, as the module does, so a second
+# group called like a restricting one shows as kept, and why.
+test_explain_shows_restricting_by_name() {
+	echo 'games-abusers:x:2005:alice' >> /etc/group
+	policy <<-'EOF'
+	version = 1;
+	restricting = ( "games-abusers" );
+	rules = ( { services = "*"; drop = "*"; } );
+	EOF
+	cli explain dgtest alice
+	assert_cli_rc 0
+	assert_in out '^  kept +games-abusers\(2005\) +restricting \(by name: games-abusers\)$'
+	assert_in out '^groups after: 1001 2003 2005$'
+}
+
+# During an outage, check and explain say that a look-up failed and exit
+# 1: never "valid" with the restricting group missing.
+test_check_and_explain_fail_when_the_directory_is_down() {
+	use_directory 'group ldap-abusers 6003 alice' 'group ldap-video 6102 alice'
+	policy <<-'EOF'
+	version = 1;
+	restricting = ( "games-abusers", "ldap-abusers" );
+	rules = ( { services = "*"; drop = "*"; } );
+	EOF
+	cli check
+	assert_cli_rc 0
+	cli explain dgtest alice
+	assert_cli_rc 0
+	assert_in out '^  kept +ldap-abusers\(6003\) +restricting$'
+	directory 'group ldap-abusers 6003 alice' 'group ldap-video 6102 alice' \
+		'fail getgrnam * unavail ENOENT' 'fail getgrgid * unavail ENOENT'
+	cli check
+	assert_cli_rc 1
+	assert_in err "^$POLICY:2: looking up group \"ldap-abusers\" in restricting failed: No such file or directory$"
+	! grep -q valid "$T/out" || fail "check said valid"
+	cli explain dgtest alice
+	assert_cli_rc 1
+	assert_in err 'looking up group "ldap-abusers" in restricting failed'
+	# the same outage, the restricting group listed by gid: no look-up
+	# is needed for it, but naming the gids to drop still is
+	sed -i 's/"ldap-abusers"/6003/' "$POLICY"
+	cli check
+	assert_cli_rc 0
+	cli explain dgtest alice
+	assert_cli_rc 1
+	assert_in err 'looking up the name of gid 6102 failed: No such file or directory'
 }
 
 test_usage_errors_exit_2() {
@@ -252,7 +336,7 @@ test_run_unprivileged_on_a_stock_kernel_names_the_missing_support() {
 	set -e
 	echo "$out"
 	[ "$rc" -eq 1 ] || fail "run exited $rc"
-	echo "$out" | grep -q 'you lack CAP_SETGID, and dropping groups without it needs a kernel with subset-setgroups' ||
+	echo "$out" | grep -q 'lacks CAP_SETGID, and dropping groups without it needs a kernel with subset-setgroups' ||
 		fail "no clear error"
 	! echo "$out" | grep -q '^1001' || fail "the command ran"
 }

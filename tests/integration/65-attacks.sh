@@ -92,6 +92,25 @@ test_attack_sudoers_negated_group_still_denies() {
 	echo "$out" | grep -qx 0 || fail "baseline: without the group sudo should allow it"
 }
 
+# Two groups called games-abusers, a local one (2003, no members) and one
+# that alice is in (2005: a directory's, say).  getgrnam_r() finds 2003,
+# but sudo's "!%games-abusers" matches 2005 by its name.
+test_attack_sudoers_negated_group_with_a_second_gid_of_that_name() {
+	sed 's/^games-abusers:x:2003:alice$/games-abusers:x:2003:/' /etc/group > "$T/group"
+	echo 'games-abusers:x:2005:alice' >> "$T/group"
+	cat "$T/group" > /etc/group # in place: /etc/group is a bind mount
+	attack_policy
+	sudoers_deny_abusers
+	as_alice 'id -G; sudo -n /usr/bin/id -u'
+	echo "$out" | grep -qx '1001 2005' || fail "the session was not trimmed to primary + restricting"
+	[ "$rc" -ne 0 ] && ! echo "$out" | grep -qx 0 || fail "sudo let a member of games-abusers run id as root"
+	# the attack, had the policy protected only the gid getgrnam_r gives
+	sed -i 's/restricting = ( "games-abusers" );/restricting = ( 2003 );/' "$POLICY"
+	as_alice 'id -G; sudo -n /usr/bin/id -u'
+	echo "$out" | grep -qx 1001 || fail "baseline: the session should have lost 2005"
+	echo "$out" | grep -qx 0 || fail "baseline: without 2005 sudo should allow it"
+}
+
 test_attack_no_new_privs_makes_setuid_sudo_useless() {
 	attack_policy 'no_new_privs = true;'
 	cat > "$T/sudoers" <<-'EOF'

@@ -1,0 +1,237 @@
+# What NSS answers, and what the module makes of it: groups that share a
+# name, directories that are down or offline, and how often each name is
+# asked.  The directory is tests/nss/dgfault.c after "files" (lib.sh
+# use_directory), so glibc's own NSS dispatch turns each status and
+# errno into what the module sees, as it would for nslcd or SSSD.
+
+# drop_all_but_restricting [RESTRICTING]: drop = "*" for dgtest, with
+# RESTRICTING (libconfig text; default "games-abusers") restricting.
+drop_all_but_restricting() {
+	local restricting=${1:-'"games-abusers"'}
+	policy <<-EOF
+	version = 1;
+	restricting = ( $restricting );
+	rules = ( { name = "all"; services = "dgtest"; drop = "*"; } );
+	EOF
+}
+
+# --- two groups, one name ---
+
+# sudoers' "!%games-abusers" matches by name, so a second group of that
+# name (here a second line in /etc/group) is as restricting as the first.
+test_restricting_name_keeps_a_second_group_of_that_name() {
+	echo 'games-abusers:x:2005:alice' >> /etc/group
+	START=$START,2005
+	drop_all_but_restricting
+	stack session success
+	run_pam alice open_session
+	assert_rc 0
+	assert_groups 1001 2003 2005
+	# the baseline: listed by gid only, the second group goes
+	drop_all_but_restricting 2003
+	run_pam alice open_session
+	assert_rc 0
+	assert_groups 1001 2003
+}
+
+# A local group and a directory group of the same name.
+test_restricting_name_keeps_a_directory_group_of_that_name() {
+	use_directory 'group games-abusers 6003 alice' 'group ldap-video 6102 alice'
+	START=$START,6003,6102
+	drop_all_but_restricting
+	stack session success
+	run_pam alice open_session
+	assert_rc 0
+	assert_groups 1001 2003 6003
+	drop_all_but_restricting 2003
+	run_pam alice open_session
+	assert_rc 0
+	assert_groups 1001 2003
+}
+
+# --- outages: only a clean "not found" is not found ---
+
+# nss-pam-ldapd with nslcd down answers NSS_STATUS_UNAVAIL with errno
+# ENOENT, which glibc hands back as ENOENT: an outage, not an absence.
+test_directory_down_on_a_restricting_name_fails_closed() {
+	use_directory 'group ldap-abusers 6003 alice'
+	START=$START,6003
+	drop_all_but_restricting '"ldap-abusers"'
+	stack session success
+	run_pam alice open_session
+	assert_rc 0
+	assert_groups 1001 6003
+	for failure in 'unavail ENOENT' 'unavail EIO' 'tryagain EAGAIN' 'unavail ETIMEDOUT'; do
+		echo "-- getgrnam answers $failure"
+		directory 'group ldap-abusers 6003 alice' "fail getgrnam ldap-abusers $failure"
+		stack session session_err
+		run_pam alice open_session
+		assert_rc 0
+		assert_untouched
+	done
+	assert_log err 4 "^.*$POLICY:2: looking up group \"ldap-abusers\" in restricting failed: "
+}
+
+# The gids a rule would drop are named through NSS (getgrgid_r): an
+# outage there fails closed too, as the name might be restricting.
+test_directory_down_while_naming_a_dropped_gid_fails_closed() {
+	use_directory 'group ldap-video 6102 alice' 'fail getgrgid 6102 unavail ENOENT'
+	START=$START,6102
+	drop_all_but_restricting
+	stack session session_err
+	run_pam alice open_session
+	assert_failed_closed 'looking up the name of gid 6102 failed: No such file or directory'
+	# the baseline: with the directory up, the gid is dropped
+	directory 'group ldap-video 6102 alice'
+	stack session success
+	run_pam alice open_session
+	assert_rc 0
+	assert_groups 1001 2003
+}
+
+# A directory that goes silent (UNAVAIL without an errno) looks like
+# "this gid has no name".  Such a gid could be a restricting one: it
+# stays, where the policy names restricting groups by name.
+test_gid_without_a_name_stays_when_restricting_names_exist() {
+	use_directory 'group ldap-video 6102 alice' 'fail getgrgid 6102 unavail 0'
+	START=$START,6102
+	drop_all_but_restricting
+	stack session success
+	run_pam alice open_session
+	assert_rc 0
+	assert_groups 1001 2003 6102
+	# by gid only, no name can matter, and it goes
+	drop_all_but_restricting 2003
+	run_pam alice open_session
+	assert_rc 0
+	assert_groups 1001 2003
+}
+
+test_directory_down_on_the_user_fails_closed() {
+	use_directory 'user dave 5001 5001' 'group ldap-video 6102 dave'
+	drop_all_but_restricting
+	stack session success
+	START=5001,6102
+	run_pam dave open_session
+	assert_rc 0
+	assert_groups 5001
+	directory 'user dave 5001 5001' 'fail getpwnam dave unavail ENOENT'
+	stack session session_err
+	run_pam dave open_session
+	assert_failed_closed 'looking up user "dave" failed: No such file or directory'
+}
+
+test_directory_down_on_a_percent_group_fails_closed() {
+	use_directory 'group ldap-staff 6100 alice' 'fail getgrnam ldap-staff unavail ENOENT'
+	policy <<-'EOF'
+	version = 1;
+	restricting = ( );
+	rules = ( { services = "dgtest"; users = "%ldap-staff"; keep = "users"; } );
+	EOF
+	stack session session_err
+	run_pam alice open_session
+	assert_failed_closed "$POLICY:3: looking up group \"ldap-staff\" in users of rule"
+}
+
+# getgrouplist(3) has no way to report a backend failure: the list just
+# comes back shorter.  Here alice is in students only by the directory's
+# say, so with the directory down a %students rule would silently stop
+# matching and the next rule would apply.
+test_directory_down_during_getgrouplist_fails_closed() {
+	sed 's/^students:x:3000:alice$/students:x:3000:/' /etc/group > "$T/group"
+	cat "$T/group" > /etc/group # in place: /etc/group is a bind mount
+	use_directory 'group students 3000 alice'
+	policy <<-'EOF'
+	version = 1;
+	restricting = ( );
+	rules = ( { name = "students"; services = "dgtest"; users = "%students"; keep = "users"; },
+	          { name = "rest"; services = "dgtest"; drop = "*"; } );
+	EOF
+	stack session success
+	run_pam alice open_session
+	assert_rc 0
+	assert_groups 1001 100
+	assert_log info 1 'rule "students"'
+	directory 'group students 3000 alice' 'fail initgroups * unavail ENOENT' \
+		'fail getgrnam * unavail ENOENT' 'fail getgrgid * unavail ENOENT'
+	stack session session_err
+	run_pam alice open_session
+	assert_rc 0
+	assert_untouched
+	assert_log err 1 'the group list of user "alice" is incomplete: an NSS backend failed \(No such file or directory\)'
+}
+
+# --- offline with a cold cache: "not found" for a group that exists ---
+
+test_restricting_name_that_does_not_resolve_fails_closed() {
+	use_directory 'group ldap-abusers 6003 alice' 'fail getgrnam ldap-abusers notfound 0'
+	START=$START,6003
+	drop_all_but_restricting '"games-abusers", "ldap-abusers"'
+	stack session session_err
+	run_pam alice open_session
+	assert_failed_closed "$POLICY:2: restricting group \"ldap-abusers\" does not exist"
+}
+
+# A group that may not exist yet is marked optional: its absence is a
+# warning, and a gid NSS calls by that name is still kept.
+test_optional_restricting_name_may_be_missing_and_still_protects() {
+	use_directory 'group ldap-abusers 6003 alice' 'fail getgrnam ldap-abusers notfound 0'
+	START=$START,6003
+	drop_all_but_restricting '"games-abusers", { name = "ldap-abusers"; optional = true; }'
+	stack session success
+	run_pam alice open_session
+	assert_rc 0
+	assert_groups 1001 2003 6003
+	assert_log warning 1 'restricting group "ldap-abusers" \(optional\) does not exist'
+	# the same without the name: the gid goes
+	drop_all_but_restricting '"games-abusers"'
+	run_pam alice open_session
+	assert_rc 0
+	assert_groups 1001 2003
+}
+
+# --- how often NSS is asked ---
+
+test_each_name_is_asked_once_per_call() {
+	use_directory log
+	policy <<-'EOF'
+	version = 1;
+	restricting = ( "games-abusers", { name = "no-such-group"; optional = true; } );
+	rules = (
+	  { services = "x"; users = "%no-such-staff"; drop = ( "no-such-group", "audio" ); },
+	  { services = "y"; drop = "no-such-group"; },
+	  { services = "dgtest"; keep = ( "no-such-group", "users" ); } );
+	EOF
+	stack session success
+	run_pam alice open_session
+	assert_rc 0
+	assert_groups 1001 100 2003
+	directory_calls | sort | uniq -c
+	[ "$(directory_calls | grep -c '^getgrnam no-such-group$')" -eq 1 ] ||
+		fail "no-such-group was not asked exactly once"
+	# a %group name is asked again when not found: a passing failure
+	# there would make another rule match
+	[ "$(directory_calls | grep -c '^getgrnam no-such-staff$')" -eq 2 ] ||
+		fail "no-such-staff was not asked exactly twice"
+}
+
+# User names in users are matched as written: the module never asks NSS
+# about them, so a directory outage on one cannot refuse a login.
+test_user_names_in_users_are_never_looked_up_by_the_module() {
+	use_directory log 'fail getpwnam dave unavail ENOENT'
+	policy <<-'EOF'
+	version = 1;
+	restricting = ( "games-abusers" );
+	rules = ( { name = "r"; services = "*"; users = [ "dave", "alice" ]; drop = "*"; } );
+	EOF
+	stack session success
+	run_pam alice open_session
+	assert_rc 0
+	assert_groups 1001 2003
+	! directory_calls | grep -q '^getpwnam dave$' || fail "the module asked NSS about dave"
+	# check does ask, to warn about typos, and says when it could not
+	"$DG" check > "$T/out" 2> "$T/err" || fail "check refused the policy"
+	cat "$T/err"
+	grep -q 'looking up user "dave" in users of rule "r" failed: No such file or directory; it could not be checked' "$T/err" ||
+		fail "check did not say that dave could not be checked"
+}

@@ -1,0 +1,110 @@
+# The process the module runs in: a user namespace that cannot show some
+# of its gids, a login program that changes its service, and two threads
+# that open sessions at once.
+
+edge_policy() {
+	policy <<-'EOF'
+	version = 1;
+	restricting = ( "games-abusers" );
+	rules = ( { name = "all"; services = "*"; drop = "*"; } );
+	EOF
+}
+
+# in_user_namespace GID_MAP CMD...: run CMD with alice's starting groups
+# as root of a new user namespace whose gid map is GID_MAP (lines
+# "INSIDE OUTSIDE COUNT"), written by the sandbox's root so that
+# setgroups stays allowed in it.
+in_user_namespace() {
+	local map=$1 pid
+	shift
+	rm -f "$T/ns.pid"
+	setpriv --groups "$START" unshare --user \
+		sh -c "echo \$\$ > $T/ns.pid; exec sleep 60" &
+	for _ in $(seq 100); do
+		[ -s "$T/ns.pid" ] && break
+		sleep 0.05
+	done
+	pid=$(cat "$T/ns.pid")
+	# each map must arrive in one write(2): cat, not the printf builtin
+	printf '0 0 1\n' > "$T/uid_map"
+	printf '%s\n' "$map" > "$T/gid_map"
+	cat "$T/uid_map" > "/proc/$pid/uid_map"
+	cat "$T/gid_map" > "/proc/$pid/gid_map"
+	set +e
+	setpriv --groups "$START" nsenter --user --target "$pid" \
+		--preserve-credentials "$@" > "$T/pamtester.out" 2>&1
+	rc=$?
+	set -e
+	kill "$pid"
+	sed 's/^/  in the namespace: /' "$T/pamtester.out"
+}
+
+# Inside a user namespace, getgroups(2) shows a gid the namespace does
+# not map as the overflow gid 65534.  Handing that list to setgroups(2)
+# would remove the real gid (a restricting one here) and add 65534 (if
+# mapped).  The module refuses instead.
+test_user_namespace_that_hides_a_gid_fails_closed() {
+	edge_policy
+	stack session session_err
+	# 29, 44, 46, 2003 and 3000 are not mapped: they show as 65534
+	in_user_namespace "$(printf '0 0 1\n100 100 1\n1001 1001 1\n65534 65534 1')" \
+		pamtester -v "$SERVICE" alice open_session
+	assert_rc 0
+	[ "$(groups_seen | xargs -n1 | sort -nu | xargs)" = "0 100 1001 65534" ] ||
+		fail "the namespace did not show what this test expects: $(groups_seen)"
+	assert_log err 1 'the group list holds gid 65534, which this user namespace cannot show as it is'
+	# the baseline: with every gid mapped, the same stack trims
+	log_reset
+	stack session success
+	in_user_namespace "$(printf '0 0 1\n29 29 18\n100 100 1\n1001 1001 1\n2003 2003 1\n3000 3000 1\n65534 65534 1')" \
+		pamtester -v "$SERVICE" alice open_session
+	assert_rc 0
+	assert_groups 1001 2003
+}
+
+# libpam unloads a service's modules when the application changes
+# PAM_SERVICE.  The plan the module kept with pam_set_data must still be
+# safe to clean up in pam_end: the module is linked with -z nodelete.
+test_pam_end_after_a_service_change_does_not_crash() {
+	edge_policy
+	printf 'account required %s\nsession required pam_permit.so\n' "$MODULE" \
+		> "/etc/pam.d/$SERVICE"
+	printf 'account required pam_permit.so\nsession required pam_permit.so\n' \
+		> /etc/pam.d/dgother
+	capture "$BUILD/service_switch" "$SERVICE" alice dgother
+	[ "$rc" -eq 0 ] || fail "the driver exited $rc"
+	echo "$out" | grep -q '^pam_end returned 0$' || fail "pam_end did not return"
+	readelf -d "$MODULE" | grep -q 'Flags:.*NODELETE' || fail "the module is not -z nodelete"
+	# the baseline: the same module linked without it crashes the driver
+	printf 'account required %s\nsession required pam_permit.so\n' \
+		"$BUILD/pam_dropgroups-unpinned.so" > "/etc/pam.d/$SERVICE"
+	capture "$BUILD/service_switch" "$SERVICE" alice dgother
+	[ "$rc" -ge 128 ] || fail "the unpinned module did not crash (rc $rc): the test proves nothing"
+}
+
+# Two threads of one process open sessions at once.  The groups are the
+# process's: without the module's own lock around getgroups, decide and
+# setgroups, the slower session would put back what the faster dropped.
+# Session A is made slow inside that window: naming the gid it drops
+# takes 600 ms (the directory's "slow"), and B starts 200 ms after A.
+test_two_threads_opening_sessions_keep_both_drops() {
+	use_directory 'group ldap-audio 6101 alice' 'group ldap-video 6102 alice' \
+		'slow getgrgid 6101 600'
+	START=$START,6101,6102
+	policy <<-'EOF'
+	version = 1;
+	restricting = ( "games-abusers" );
+	rules = ( { name = "a"; services = "dgtest-a"; drop = "ldap-audio"; },
+	          { name = "b"; services = "dgtest-b"; drop = "ldap-video"; } );
+	EOF
+	for s in dgtest-a dgtest-b; do
+		printf 'session required %s\n' "$MODULE" > "/etc/pam.d/$s"
+	done
+	capture setpriv --groups "$START" "$BUILD/two_sessions" dgtest-a dgtest-b alice 200
+	[ "$rc" -eq 0 ] || fail "a session failed (rc $rc)"
+	[ "$out" = "29 44 46 100 1001 2003 3000" ] ||
+		fail "want both drops to hold (29 44 46 100 1001 2003 3000), got: $out"
+	# each alone drops only its own gid
+	capture setpriv --groups "$START" "$BUILD/two_sessions" dgtest-a dgtest-a alice 0
+	[ "$out" = "29 44 46 100 1001 2003 3000 6102" ] || fail "session a alone: $out"
+}
