@@ -39,7 +39,7 @@ CORE_OBJS    := $(CORE:%=$(B)/%.o)
 UNIT_TESTS   := test_policy test_config test_resolve test_idmap test_property
 TEST_HELPERS := $(B)/logsink $(B)/libnss_dgfault.so.2 $(B)/allocfail \
 		$(B)/pam_cycles $(B)/service_switch $(B)/two_sessions \
-		$(B)/pam_dropgroups-unpinned.so
+		$(B)/pam_dropgroups-unpinned.so $(STRESS_HELPERS)
 
 all: $(B)/pam_dropgroups.so $(B)/dropgroups
 
@@ -91,6 +91,34 @@ $(B)/libnss_dgfault.so.2: tests/nss/dgfault.c | $(B)
 	$(CC) $(ALL_CFLAGS) -shared -Wl,-soname,libnss_dgfault.so.2 -o $@ $< \
 		$(ALL_LDFLAGS)
 
+# The stress tests' module copies (tests/integration/95-stress.sh): built
+# from the same sources with clang's ThreadSanitizer, and with a planted
+# leak or race (tests/stress/*_canary.c) that the detectors must catch.
+STRESS_SRCS  := $(CORE:%=$(SRC)/%.c) $(SRC)/pam_dropgroups.c
+STRESS_CC     = $(1) -std=gnu11 -D_GNU_SOURCE -O1 -g -fPIC -shared \
+		$(PKG_CFLAGS) -Wl,--version-script=$(SRC)/module.map \
+		-o $@ $(STRESS_SRCS) $(2) $(PKG_LIBS)
+STRESS_HELPERS := $(B)/stress/pam_dropgroups.so $(B)/stress/pam_threads \
+		$(B)/stress/leaky.so $(B)/stress/racy.so
+
+$(B)/stress:
+	mkdir -p $@
+
+# (named pam_dropgroups.so: pam_syslog tags its lines with the file name)
+$(B)/stress/pam_dropgroups.so: $(STRESS_SRCS) $(wildcard $(SRC)/*.h) | $(B)/stress
+	$(call STRESS_CC,clang -fsanitize=thread)
+
+$(B)/stress/racy.so: $(STRESS_SRCS) tests/stress/race_canary.c | $(B)/stress
+	$(call STRESS_CC,clang -fsanitize=thread,tests/stress/race_canary.c -Wl$(comma)--wrap=dg_plan_prepare)
+
+$(B)/stress/leaky.so: $(STRESS_SRCS) tests/stress/leak_canary.c | $(B)/stress
+	$(call STRESS_CC,$(CC),tests/stress/leak_canary.c -Wl$(comma)--wrap=dg_plan_prepare)
+
+$(B)/stress/pam_threads: tests/stress/pam_threads.c | $(B)/stress
+	clang -O1 -g -fsanitize=thread -Wall -Wextra -Werror -o $@ $< -lpam
+
+comma := ,
+
 deps:
 	tests/install-deps.sh
 
@@ -112,7 +140,9 @@ SAN_PRELOAD   = $(shell $(CC) -print-file-name=libasan.so) $(shell $(CC) -print-
 
 check-asan: deps
 	$(MAKE) B=build-asan CFLAGS="$(SAN_CFLAGS)" LDFLAGS="$(SAN_LDFLAGS)" \
-		all unit build-asan/logsink build-asan/libnss_dgfault.so.2
+		all unit build-asan/logsink build-asan/libnss_dgfault.so.2 \
+		build-asan/service_switch build-asan/two_sessions \
+		build-asan/pam_dropgroups-unpinned.so
 	BUILD=$(CURDIR)/build-asan DG_SANITIZE=1 LD_PRELOAD="$(SAN_PRELOAD)" \
 		ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:verify_asan_link_order=0:alloc_dealloc_mismatch=0 \
 		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \

@@ -5,11 +5,14 @@
 # Each detector also gets a module copy with a planted bug, and must
 # catch it: a run that cannot fail proves nothing.
 #
-# Drivers:
-#   $BUILD/pam_cycles   tests/stress/pam_cycles.c, built by the Makefile
-#   $T/pam_threads      tests/stress/pam_threads.c, built here with
-#                       clang -fsanitize=thread, with a TSan copy of the
-#                       module (TSan needs the module instrumented too)
+# Drivers and module copies, all built by the Makefile:
+#   $BUILD/pam_cycles                tests/stress/pam_cycles.c
+#   $BUILD/stress/pam_threads        tests/stress/pam_threads.c, with
+#                                    clang -fsanitize=thread
+#   $BUILD/stress/pam_dropgroups.so  the module, with TSan (TSan needs the
+#                                    module instrumented too)
+#   $BUILD/stress/leaky.so, racy.so  the module with a planted leak, and
+#                                    with a planted race (TSan)
 #
 # Two things keep 10,000 cycles under valgrind to about half a minute:
 # - /etc/pam.d/other is emptied (in the sandbox's copy): libpam reads it
@@ -27,8 +30,6 @@
 
 STRESS=dgstress
 STRESS_DIR=$TOP/tests/stress
-# The module sources the planted-bug and TSan copies are built from.
-STRESS_SRC=${DG_STRESS_SRC:-$TOP/pam_dropgroups}
 
 # Every test: valgrind and ThreadSanitizer cannot run with the ASan/UBSan
 # runtimes that `make check-asan` preloads into every process.
@@ -139,25 +140,11 @@ assert_lines() {
 	echo "  $n $1 lines, each matching /$3/"
 }
 
-# The module's own sources, for the copies built here (cli.c is the CLI).
-module_sources() {
-	local f
-	for f in "$STRESS_SRC"/*.c; do
-		[ "${f##*/}" = cli.c ] || echo "$f"
-	done
-}
-
-# build_module CC OUT [EXTRA.c LDFLAG...]: a copy of the module.
-build_module() {
-	local cc=$1 out=$2
-	shift 2
-	# shellcheck disable=SC2046
-	$cc -std=gnu11 -D_GNU_SOURCE -O1 -g -fPIC -shared \
-		$(pkg-config --cflags libconfig libcap pam) \
-		-Wl,--version-script="$STRESS_SRC/module.map" \
-		-o "$out" $(module_sources) "$@" \
-		$(pkg-config --libs libconfig libcap pam) ||
-		fail "cannot build $out"
+# The copies of the module built for these tests (Makefile, $(B)/stress):
+# with ThreadSanitizer, and with a planted leak or race.
+stress_build() { # stress_build FILE: the built copy, or fail
+	[ -e "$BUILD/stress/$1" ] || fail "$BUILD/stress/$1 is not built (make check builds it)"
+	echo "$BUILD/stress/$1"
 }
 
 test_stress_session_cycles_under_valgrind() {
@@ -208,9 +195,7 @@ test_stress_unpinned_cycles_under_valgrind() {
 # fail the same check, and valgrind must name the module's caller.
 test_stress_valgrind_catches_a_planted_leak() {
 	stress_policy
-	build_module gcc "$T/leaky.so" "$STRESS_DIR/leak_canary.c" \
-		-Wl,--wrap=dg_get_groups
-	MODULE=$T/leaky.so
+	MODULE=$(stress_build leaky.so)
 	stress_stack
 	memcheck 200 session
 	[ "$rc" -eq 97 ] || fail "valgrind exited $rc, want 97 (errors found)"
@@ -218,8 +203,8 @@ test_stress_valgrind_catches_a_planted_leak() {
 		fail "valgrind reported 0 errors for a leaking module"
 	grep -Eq '12,800 bytes in 200 blocks are definitely lost' "$T/memcheck.out" ||
 		fail "valgrind did not count the 200 planted blocks"
-	grep -A8 'are definitely lost' "$T/memcheck.out" | grep -q 'trim (pam_dropgroups.c' ||
-		fail "the leak's stack does not name the module's trim()"
+	grep -A8 'are definitely lost' "$T/memcheck.out" | grep -q 'get_plan (pam_dropgroups.c' ||
+		fail "the leak's stack does not name the module's get_plan()"
 	echo "  the planted leak was found"
 }
 
@@ -233,7 +218,7 @@ tsan_threads() {
 	set +e
 	setpriv --groups "$START" \
 		env TSAN_OPTIONS="suppressions=$STRESS_DIR/tsan.supp print_suppressions=1 history_size=4" \
-		"$T/pam_threads" "$STRESS" alice "$@" > "$T/tsan.out" 2>&1
+		"$(stress_build pam_threads)" "$STRESS" alice "$@" > "$T/tsan.out" 2>&1
 	rc=$?
 	set -e
 	grep -E '^pam_threads|ThreadSanitizer: (reported|Matched)|^ *[0-9]+ race:' \
@@ -241,22 +226,11 @@ tsan_threads() {
 	echo "  pam_threads exited $rc"
 }
 
-build_tsan_driver() {
-	command -v clang > /dev/null || fail "clang is needed (ThreadSanitizer)"
-	clang -O1 -g -fsanitize=thread -Wall -Wextra -Werror \
-		-o "$T/pam_threads" "$STRESS_DIR/pam_threads.c" -lpam ||
-		fail "cannot build pam_threads with -fsanitize=thread"
-}
-
 # Eight threads, each 200 conversations on its own handle, against a
 # module built with -fsanitize=thread: no race may involve it.
 test_stress_threads_under_tsan() {
 	stress_policy
-	build_tsan_driver
-	# (named pam_dropgroups.so: pam_syslog tags lines with the file name)
-	mkdir "$T/tsan"
-	build_module "clang -fsanitize=thread" "$T/tsan/pam_dropgroups.so"
-	tsan_threads "$T/tsan/pam_dropgroups.so" 8 200
+	tsan_threads "$(stress_build pam_dropgroups.so)" 8 200
 	if grep -q 'WARNING: ThreadSanitizer' "$T/tsan.out" || [ "$rc" -ne 0 ]; then
 		grep -v '^$' "$T/tsan.out" | head -n 150
 		fail "ThreadSanitizer reported races, or pam_threads failed"
@@ -274,14 +248,11 @@ test_stress_threads_under_tsan() {
 # from every session) must be reported, in the module's code.
 test_stress_tsan_catches_a_planted_race() {
 	stress_policy
-	build_tsan_driver
-	build_module "clang -fsanitize=thread" "$T/racy.so" \
-		"$STRESS_DIR/race_canary.c" -Wl,--wrap=dg_get_groups
-	tsan_threads "$T/racy.so" 8 200
+	tsan_threads "$(stress_build racy.so)" 8 200
 	grep -q 'WARNING: ThreadSanitizer: data race' "$T/tsan.out" ||
 		fail "ThreadSanitizer missed the planted race"
 	grep -A12 'WARNING: ThreadSanitizer: data race' "$T/tsan.out" |
-		grep -q '__wrap_dg_get_groups .*race_canary.c' ||
+		grep -q '__wrap_dg_plan_prepare .*race_canary.c' ||
 		fail "the report does not point at the planted counter"
 	[ "$rc" -ne 0 ] || fail "pam_threads exited 0 despite the race"
 	echo "  the planted race was found"

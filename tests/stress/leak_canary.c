@@ -1,18 +1,28 @@
 /* leak_canary.c: a known leak, for proving that the valgrind stress tests
- * can fail.  Never part of the real module: tests/integration/95-stress.sh
- * links it into a throwaway copy with -Wl,--wrap=dg_get_groups, so that
- * every call of the module's dg_get_groups (once per pam_open_session and
- * per pam_setcred(PAM_ESTABLISH_CRED)) loses 64 bytes. */
+ * can fail.  Never part of the real module: the Makefile links it into a
+ * throwaway copy (build/stress/leaky.so) with -Wl,--wrap=dg_plan_prepare,
+ * so that every call of the module's dg_plan_prepare (once per PAM handle)
+ * loses 64 bytes. */
+#include <stdbool.h>
 #include <stdlib.h>
-#include <sys/types.h>
 
-int __real_dg_get_groups(gid_t **out, size_t *n);
-int __wrap_dg_get_groups(gid_t **out, size_t *n);
+struct dg_plan;
+struct dg_diags;
 
-int __wrap_dg_get_groups(gid_t **out, size_t *n)
+int __real_dg_plan_prepare(const char *path, const char *service,
+			   const char *username, bool want_user_groups,
+			   struct dg_plan *plan, struct dg_diags *diags);
+int __wrap_dg_plan_prepare(const char *path, const char *service,
+			   const char *username, bool want_user_groups,
+			   struct dg_plan *plan, struct dg_diags *diags);
+
+int __wrap_dg_plan_prepare(const char *path, const char *service,
+			   const char *username, bool want_user_groups,
+			   struct dg_plan *plan, struct dg_diags *diags)
 {
 	void *volatile lost = malloc(64);
 
 	(void)lost;
-	return __real_dg_get_groups(out, n);
+	return __real_dg_plan_prepare(path, service, username,
+				      want_user_groups, plan, diags);
 }

@@ -9,12 +9,12 @@
  * shares between them (static or global data, anything not reached
  * through its own handle) shows up as a race.
  *
- * The threads start together (a barrier), and each puts the process's
- * starting groups back before every conversation, so that the module
- * really reads, trims and sets the groups each time (setgroups applies to
- * every thread of the process: the groups change under the other threads'
- * feet, which the module must take in its stride).  Every call must return
- * PAM_SUCCESS.
+ * The threads run in rounds, one conversation each per round, all at
+ * once (barriers); between rounds one thread puts the process's starting
+ * groups back, so that in every round the module really reads, trims and
+ * sets the groups (setgroups applies to every thread of the process: the
+ * first session of a round drops them for all, and the others find them
+ * dropped).  Every call must return PAM_SUCCESS.
  *
  * Exit 0 if every call of every thread succeeded, 1 otherwise, 2 on a
  * usage or setup error. */
@@ -64,18 +64,22 @@ static void *run(void *arg)
 	struct worker *w = arg;
 	const struct pam_conv c = {conv, NULL};
 
-	pthread_barrier_wait(&go);
-	for (long i = 1; i <= cycles && !w->failed; i++) {
+	for (long i = 1; i <= cycles; i++) {
 		pam_handle_t *pamh = NULL;
-		int r;
+		int failed = w->failed, r;
 
-		if (setgroups((size_t)n_start, start) < 0) {
+		/* The groups are the process's: one thread puts them back
+		 * between rounds, never while a session runs, where the
+		 * module's read-back would rightly see them change under it
+		 * and fail closed.  (Every thread runs every round, so the
+		 * barriers always fill.) */
+		pthread_barrier_wait(&go);
+		if (w->index == 0 && setgroups((size_t)n_start, start) < 0)
 			report(w, i, "setgroups", -errno);
-			break;
-		}
+		pthread_barrier_wait(&go);
 		if ((r = pam_start(service, user, &c, &pamh)) != PAM_SUCCESS) {
 			report(w, i, "pam_start", r);
-			break;
+			continue;
 		}
 		if ((r = pam_acct_mgmt(pamh, 0)) != PAM_SUCCESS)
 			report(w, i, "pam_acct_mgmt", r);
@@ -85,7 +89,7 @@ static void *run(void *arg)
 			report(w, i, "pam_close_session", r);
 		if ((r = pam_end(pamh, r)) != PAM_SUCCESS)
 			report(w, i, "pam_end", r);
-		if (!w->failed)
+		if (w->failed == failed)
 			w->done++;
 	}
 	return NULL;
