@@ -1,6 +1,12 @@
-/* dropgroups(8): check a policy and explain its decisions, with the very
- * code the module runs (plan.c), so the two can never disagree. */
+/* dropgroups(8): check a policy, explain its decisions, run a command
+ * with the groups it keeps, and look at and set the kernel's support for
+ * unprivileged drops.  Every command goes through the module's own code
+ * (plan.c, apply.c), so the CLI and the module cannot disagree.
+ *
+ * A command is one row of `verbs` below: its name, its synopsis, what it
+ * does, and the function that runs it. */
 #include <ctype.h>
+#include <err.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
@@ -20,30 +26,48 @@
 #define DG_VERSION "unknown"
 #endif
 
-enum { EXIT_OK = 0, EXIT_INVALID = 1, EXIT_USAGE = 2 };
+/* How dropgroups exits (dropgroups(8), EXIT STATUS). */
+enum {
+	EXIT_OK = 0,
+	/* the policy is invalid or insecure, a look-up failed, or the
+	 * command refused: what makes the module fail closed */
+	EXIT_REFUSED = 1,
+	EXIT_USAGE = 2,
+	/* the system failed us (memory, fork): nothing about the policy */
+	EXIT_SYSTEM = 3,
+	/* run: COMMAND was found but could not be run, or was not found,
+	 * as env(1) and setpriv(1) say it */
+	EXIT_CANNOT_EXEC = 126,
+	EXIT_NOT_FOUND = 127,
+};
 
 /* The PAM service name `dropgroups run` matches rules with. */
 #define DG_RUN_SERVICE "dropgroups"
 
-static const char usage_text[] =
-	"Usage: dropgroups check [-c FILE]\n"
-	"       dropgroups explain [-c FILE] SERVICE USER\n"
-	"       dropgroups probe\n"
-	"       dropgroups run [-c FILE] [-s SERVICE] -- COMMAND [ARG...]\n"
-	"       dropgroups sync-kernel [-c FILE]\n"
-	"       dropgroups --help | --version\n"
-	"\n"
-	"  check        validate the policy as pam_dropgroups would read it\n"
-	"  explain      show which rule matches SERVICE and USER, and which of\n"
-	"               USER's groups a session would keep or drop, and why\n"
-	"  probe        say whether this kernel lets a process without\n"
-	"               CAP_SETGID drop groups, and how it is configured\n"
-	"  run          run COMMAND with the groups the policy keeps for you\n"
-	"               (service " DG_RUN_SERVICE " unless -s), under no_new_privs\n"
-	"  sync-kernel  write the policy's restricting gids to\n"
-	"               kernel.setgroups_sticky_gids\n"
-	"\n"
-	"  -c, --config FILE  the policy (default " DG_DEFAULT_CONFIG ")\n";
+struct verb {
+	const char *name;
+	const char *synopsis;
+	const char *help;
+	int (*run)(int argc, char **argv);
+};
+
+static const struct verb *verbs_table(size_t *n);
+
+static void usage(FILE *out)
+{
+	size_t n;
+	const struct verb *verbs = verbs_table(&n);
+
+	for (size_t i = 0; i < n; i++)
+		fprintf(out, "%s dropgroups %s%s%s\n", i ? "      " : "Usage:",
+			verbs[i].name, *verbs[i].synopsis ? " " : "",
+			verbs[i].synopsis);
+	fprintf(out, "       dropgroups --help | --version\n\n");
+	for (size_t i = 0; i < n; i++)
+		fprintf(out, "  %-12s %s\n", verbs[i].name, verbs[i].help);
+	fprintf(out, "\n  -c, --config FILE  the policy (default %s)\n",
+		DG_DEFAULT_CONFIG);
+}
 
 static int usage_error(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2)));
@@ -52,11 +76,10 @@ static int usage_error(const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "dropgroups: ");
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vwarnx(fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "\nTry 'dropgroups --help'.\n");
+	fprintf(stderr, "Try 'dropgroups --help'.\n");
 	return EXIT_USAGE;
 }
 
@@ -64,30 +87,33 @@ static int usage_error(const char *fmt, ...)
 static void print_diags(const struct dg_diags *diags)
 {
 	for (size_t i = 0; i < diags->n; i++) {
-		_cleanup_free_ char *line = dg_diag_format(&diags->v[i]);
-		const char *tag = diags->v[i].severity == DG_ERROR ? ""
-				  : diags->v[i].severity == DG_WARNING
-					  ? "warning: "
-					  : "note: ";
-		const char *file = diags->v[i].file;
+		const struct dg_diag *d = &diags->v[i];
+		const char *tag = d->severity == DG_WARNING ? "warning: " : "";
 
-		if (!line)
-			continue;
-		if (*tag && file) {
-			/* FILE:LINE: warning: message */
-			size_t prefix = strlen(line) - strlen(diags->v[i].message);
-			fprintf(stderr, "%.*s%s%s\n", (int)prefix, line, tag,
-				diags->v[i].message);
-		} else
-			fprintf(stderr, "%s%s\n", tag, line);
+		if (d->file && d->line > 0)
+			fprintf(stderr, "%s:%d: %s%s\n", d->file, d->line, tag,
+				d->message);
+		else if (d->file)
+			fprintf(stderr, "%s: %s%s\n", d->file, tag, d->message);
+		else
+			fprintf(stderr, "%s%s\n", tag, d->message);
 	}
 	if (diags->lost)
-		fprintf(stderr, "dropgroups: out of memory; some problems "
-				"could not be reported\n");
+		warnx("out of memory; some problems could not be reported");
+}
+
+/* The exit status for a failed load, prepare or decide. */
+static int failed(int r)
+{
+	if (r == -ENOMEM) {
+		warnx("out of memory");
+		return EXIT_SYSTEM;
+	}
+	return EXIT_REFUSED;
 }
 
 /* Parse "-c FILE" (and, where service is not NULL, "-s SERVICE") for a
- * subcommand; returns optind or -1. */
+ * command; returns optind, or -1 after a usage message. */
 static int parse_opts(int argc, char **argv, const char **config,
 		      const char **service)
 {
@@ -97,7 +123,7 @@ static int parse_opts(int argc, char **argv, const char **config,
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
-	bool seen = false, seen_s = false;
+	bool seen_c = false, seen_s = false;
 	int c;
 
 	optind = 1;
@@ -105,27 +131,21 @@ static int parse_opts(int argc, char **argv, const char **config,
 				NULL)) != -1) {
 		switch (c) {
 		case 'c':
-			if (seen) {
-				usage_error("-c may be given only once");
-				return -1;
-			}
-			seen = true;
+			if (seen_c)
+				return usage_error("-c may be given only once"), -1;
+			seen_c = true;
 			*config = optarg;
 			break;
 		case 's':
-			if (!service) {
-				usage_error("-s is for run only");
-				return -1;
-			}
-			if (seen_s) {
-				usage_error("-s may be given only once");
-				return -1;
-			}
+			if (!service)
+				return usage_error("-s is for run only"), -1;
+			if (seen_s)
+				return usage_error("-s may be given only once"), -1;
 			seen_s = true;
 			*service = optarg;
 			break;
 		case 'h':
-			fputs(usage_text, stdout);
+			usage(stdout);
 			exit(EXIT_OK);
 		default:
 			fprintf(stderr, "Try 'dropgroups --help'.\n");
@@ -134,6 +154,8 @@ static int parse_opts(int argc, char **argv, const char **config,
 	}
 	return optind;
 }
+
+/* --- check --- */
 
 static int cmd_check(int argc, char **argv)
 {
@@ -151,9 +173,7 @@ static int cmd_check(int argc, char **argv)
 				   argv[first]);
 	r = dg_policy_load(config, true, &cfg, &policy, &diags);
 	print_diags(&diags);
-	if (r == -ENOMEM)
-		fprintf(stderr, "dropgroups: out of memory\n");
-	else if (r == 0)
+	if (r == 0)
 		printf("%s: valid: %zu rule(s), %zu restricting gid(s), %zu "
 		       "file(s) read\n",
 		       config, policy.n_rules, policy.restricting.n,
@@ -161,8 +181,10 @@ static int cmd_check(int argc, char **argv)
 	dg_policy_free(&policy);
 	dg_config_free(&cfg);
 	dg_diags_free(&diags);
-	return r == 0 ? EXIT_OK : EXIT_INVALID;
+	return r == 0 ? EXIT_OK : failed(r);
 }
+
+/* --- explain --- */
 
 static void print_verdicts(const struct dg_outcome *o)
 {
@@ -184,7 +206,8 @@ static int explain(const struct dg_plan *plan, const char *service)
 {
 	struct dg_outcome o = {0};
 	const struct dg_user *u = &plan->user;
-	gid_t failed = 0;
+	const struct dg_rule_src *src;
+	gid_t failed_gid = 0;
 	int r;
 
 	printf("service \"%s\", user \"%s\" (uid %u, primary gid %u)\n",
@@ -194,23 +217,25 @@ static int explain(const struct dg_plan *plan, const char *service)
 		       "every group stays\n");
 		return EXIT_OK;
 	}
-	if (plan->rule->src->name)
-		printf("rule \"%s\" (%s:%d) matches: ", plan->rule->src->name,
-		       plan->rule->src->file, plan->rule->src->line);
+	src = plan->rule->src;
+	if (src->name)
+		printf("rule \"%s\" (%s:%d) matches: ", src->name, src->file,
+		       src->line);
 	else
-		printf("rule at %s:%d matches: ", plan->rule->src->file,
-		       plan->rule->src->line);
-	printf("%s%s\n", plan->rule->mode == DG_MODE_DROP ? "drop" : "keep",
-	       plan->rule->src->no_new_privs ? ", no_new_privs" : "");
-	r = dg_plan_decide(plan, u->groups.v, u->groups.n, &o, &failed);
+		printf("rule at %s:%d matches: ", src->file, src->line);
+	printf("%s%s\n", src->mode == DG_MODE_DROP ? "drop" : "keep",
+	       src->no_new_privs ? ", no_new_privs" : "");
+	r = dg_plan_decide(plan, u->groups.v, u->groups.n, &o, &failed_gid);
 	if (r < 0) {
 		struct dg_apply_error why = {.step = DG_STEP_NAMES, .err = r,
-					     .gid = failed};
-		_cleanup_free_ char *text = dg_apply_error_text(&why);
+					     .gid = failed_gid};
+		_cleanup_free_ char *text = NULL;
 
-		fprintf(stderr, "dropgroups: %s\n",
-			r == -ENOMEM || !text ? "out of memory" : text);
-		return EXIT_INVALID;
+		if (r == -ENOMEM)
+			return failed(r);
+		text = dg_apply_error_text(&why);
+		warnx("%s", text ? text : "out of memory");
+		return EXIT_REFUSED;
 	}
 	print_verdicts(&o);
 	printf("groups after:");
@@ -239,9 +264,7 @@ static int cmd_explain(int argc, char **argv)
 	r = dg_plan_prepare(config, argv[first], argv[first + 1], true, &plan,
 			    &diags);
 	print_diags(&diags);
-	if (r == -ENOMEM)
-		fprintf(stderr, "dropgroups: out of memory\n");
-	ret = r < 0 ? EXIT_INVALID : explain(&plan, argv[first]);
+	ret = r < 0 ? failed(r) : explain(&plan, argv[first]);
 	dg_plan_free(&plan);
 	dg_diags_free(&diags);
 	return ret;
@@ -249,27 +272,32 @@ static int cmd_explain(int argc, char **argv)
 
 /* --- the kernel side --- */
 
+/* What the probe's child found, as its exit status. */
+enum {
+	PROBE_DROPS = 1 << 0,          /* dropped without no_new_privs */
+	PROBE_DROPS_WITH_NNP = 1 << 1, /* dropped with no_new_privs */
+	PROBE_BROKEN = 1 << 2,         /* could not set the test up */
+};
+
 /* In a forked child (so the caller sees no change): clear every
  * capability, then try to drop one group (or set the same empty list),
- * first without no_new_privs, then with it.  Exit status: bit 0 set if
- * the first try worked, bit 1 if the second did, 4 if the test could not
- * be set up. */
+ * first without no_new_privs, then with it. */
 static int probe_child(void)
 {
 	_cleanup_free_ gid_t *groups = NULL;
 	size_t n = 0, keep;
-	int status = 0;
+	int found = 0;
 
 	if (dg_get_groups(&groups, &n) < 0 || dg_drop_all_caps() < 0)
-		return 4;
+		return PROBE_BROKEN;
 	keep = n ? n - 1 : 0; /* a real drop where there is a group */
 	if (dg_set_groups(groups, keep) == 0)
-		status |= 1;
+		found |= PROBE_DROPS;
 	if (dg_set_no_new_privs() < 0)
-		return 4;
+		return PROBE_BROKEN;
 	if (dg_set_groups(groups, keep) == 0)
-		status |= 2;
-	return status;
+		found |= PROBE_DROPS_WITH_NNP;
+	return found;
 }
 
 static void print_sysctl(const char *name, const char *path)
@@ -290,97 +318,143 @@ static int cmd_probe(int argc, char **argv)
 	pid_t pid;
 	int status;
 
-	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
-		fputs(usage_text, stdout);
+	if (argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+		usage(stdout);
 		return EXIT_OK;
 	}
 	if (argc != 1)
 		return usage_error("probe takes no arguments");
 	fflush(stdout);
-	pid = fork();
-	if (pid < 0) {
-		fprintf(stderr, "dropgroups: fork: %s\n", strerror(errno));
-		return EXIT_INVALID;
+	if ((pid = fork()) < 0) {
+		warn("fork");
+		return EXIT_SYSTEM;
 	}
 	if (pid == 0)
 		_exit(probe_child());
 	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
-	    WEXITSTATUS(status) > 3) {
-		fprintf(stderr, "dropgroups: the probe could not run\n");
-		return EXIT_INVALID;
+	    (WEXITSTATUS(status) & PROBE_BROKEN)) {
+		warnx("the probe could not run");
+		return EXIT_SYSTEM;
 	}
 	status = WEXITSTATUS(status);
 	print_sysctl("kernel.setgroups_unprivileged_drop", DG_SYSCTL_DROP);
 	print_sysctl("kernel.setgroups_sticky_gids", DG_SYSCTL_STICKY);
 	printf("unprivileged drop without no_new_privs: %s\n",
-	       status & 1 ? "allowed" : "refused");
+	       status & PROBE_DROPS ? "allowed" : "refused");
 	printf("unprivileged drop with no_new_privs: %s\n",
-	       status & 2 ? "allowed" : "refused");
-	if (status & 2)
+	       status & PROBE_DROPS_WITH_NNP ? "allowed" : "refused");
+	if (status & PROBE_DROPS_WITH_NNP)
 		printf("this kernel lets processes without CAP_SETGID drop "
 		       "groups%s\n",
-		       status & 1 ? "" : " under no_new_privs");
+		       status & PROBE_DROPS ? "" : " under no_new_privs");
 	else
 		printf("this kernel does not let processes without CAP_SETGID "
 		       "drop groups: %s\n",
 		       dg_unprivileged_drop_hint());
-	return status & 2 ? EXIT_OK : EXIT_INVALID;
+	return status & PROBE_DROPS_WITH_NNP ? EXIT_OK : EXIT_REFUSED;
+}
+
+/* The plan for the invoking user under service, or an exit status. */
+static int prepare_run(const char *config, const char *service,
+		       struct dg_plan *plan)
+{
+	_cleanup_free_ char *user = NULL;
+	struct dg_diags diags = {0};
+	int r;
+
+	/* Never a setuid helper: it must change only what the caller
+	 * could change anyway, and drops what it is told to. */
+	if (getuid() != geteuid() || getgid() != getegid()) {
+		warnx("run must not be set-user-ID or set-group-ID");
+		return EXIT_REFUSED;
+	}
+	if (!(user = dg_user_name(getuid()))) {
+		warnx("cannot find the name of uid %u", (unsigned)getuid());
+		return EXIT_REFUSED;
+	}
+	r = dg_plan_prepare(config, service, user, false, plan, &diags);
+	print_diags(&diags);
+	dg_diags_free(&diags);
+	if (r < 0)
+		return failed(r);
+	if (!plan->rule) {
+		warnx("no rule matches service \"%s\" and user \"%s\"; refusing "
+		      "to run with every group",
+		      service, user);
+		return EXIT_REFUSED;
+	}
+	return EXIT_OK;
 }
 
 static int cmd_run(int argc, char **argv)
 {
 	const char *config = DG_DEFAULT_CONFIG, *service = DG_RUN_SERVICE;
-	struct dg_diags diags = {0};
 	struct dg_outcome o = {0};
 	struct dg_plan plan = {0};
 	struct dg_apply_error why;
-	_cleanup_free_ char *user = NULL;
 	int first = parse_opts(argc, argv, &config, &service);
-	int r;
+	int ret;
 
 	if (first < 0)
 		return EXIT_USAGE;
 	if (first >= argc)
 		return usage_error("run needs a COMMAND (after --)");
-	/* Never a setuid helper: it must change only what the caller
-	 * could change anyway, and drops what it is told to. */
-	if (getuid() != geteuid() || getgid() != getegid()) {
-		fprintf(stderr, "dropgroups: run must not be set-user-ID or "
-				"set-group-ID\n");
-		return EXIT_INVALID;
-	}
-	if (!(user = dg_user_name(getuid()))) {
-		fprintf(stderr, "dropgroups: cannot find the name of uid %u\n",
-			(unsigned)getuid());
-		return EXIT_INVALID;
-	}
-	r = dg_plan_prepare(config, service, user, false, &plan, &diags);
-	print_diags(&diags);
-	dg_diags_free(&diags);
-	if (r < 0)
-		goto fail;
-	if (!plan.rule) {
-		fprintf(stderr, "dropgroups: no rule matches service \"%s\" and "
-				"user \"%s\"; refusing to run with every group\n",
-			service, user);
-		goto fail;
-	}
+	ret = prepare_run(config, service, &plan);
 	/* Always under no_new_privs: the unprivileged drop needs it, and
 	 * COMMAND then gains nothing from set-user-ID programs. */
-	if (dg_plan_apply(&plan, true, &o, &why) < 0) {
+	if (ret == EXIT_OK && dg_plan_apply(&plan, true, &o, &why) < 0) {
 		_cleanup_free_ char *text = dg_apply_error_text(&why);
 
-		fprintf(stderr, "dropgroups: %s\n", text ? text : "out of memory");
-		goto fail;
+		warnx("%s", text ? text : "out of memory");
+		ret = EXIT_REFUSED;
 	}
 	dg_outcome_free(&o);
 	dg_plan_free(&plan);
+	if (ret != EXIT_OK)
+		return ret;
 	execvp(argv[first], argv + first);
-	fprintf(stderr, "dropgroups: %s: %s\n", argv[first], strerror(errno));
-	return 127;
-fail:
-	dg_plan_free(&plan);
-	return EXIT_INVALID;
+	warn("%s", argv[first]);
+	return errno == ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_EXEC;
+}
+
+/* "2003,2004": the gids of set, as the sticky sysctl takes them; NULL
+ * on ENOMEM. */
+static char *gid_list(const struct dg_gids *set)
+{
+	char *s = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&s, &len);
+	bool bad = !f;
+
+	for (size_t i = 0; f && i < set->n; i++)
+		bad |= fprintf(f, "%s%u", i ? "," : "", (unsigned)set->v[i]) < 0;
+	if (f && fclose(f) != 0)
+		bad = true;
+	if (bad) {
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
+static int write_sticky(const char *list)
+{
+	/* An empty list is written as a newline: it clears the kernel's. */
+	int r = dg_sysctl_write(DG_SYSCTL_STICKY, *list ? list : "\n");
+
+	if (r == -ENOENT)
+		warnx("this kernel lacks kernel.setgroups_sticky_gids (the "
+		      "sticky-gids patch of the kernel/ series); nothing "
+		      "written");
+	else if (r == -EPERM || r == -EACCES)
+		warnx("writing %s: %s (it needs CAP_SYS_ADMIN)",
+		      DG_SYSCTL_STICKY, strerror(-r));
+	else if (r < 0)
+		warnx("writing %s: %s", DG_SYSCTL_STICKY, strerror(-r));
+	else
+		printf("kernel.setgroups_sticky_gids = %s\n",
+		       *list ? list : "(empty)");
+	return r < 0 ? EXIT_REFUSED : EXIT_OK;
 }
 
 static int cmd_sync_kernel(int argc, char **argv)
@@ -389,9 +463,9 @@ static int cmd_sync_kernel(int argc, char **argv)
 	struct dg_diags diags = {0};
 	struct dg_config cfg = {0};
 	struct dg_policy policy = {0};
-	_cleanup_free_ char *list = strdup("");
+	_cleanup_free_ char *list = NULL;
 	int first = parse_opts(argc, argv, &config, NULL);
-	int r, ret = EXIT_INVALID;
+	int r, ret;
 
 	if (first < 0)
 		return EXIT_USAGE;
@@ -400,40 +474,46 @@ static int cmd_sync_kernel(int argc, char **argv)
 				   argv[first]);
 	r = dg_policy_load(config, false, &cfg, &policy, &diags);
 	print_diags(&diags);
-	if (r < 0 || !list)
-		goto out;
-	for (size_t i = 0; i < policy.restricting.n; i++) {
-		char *l = NULL;
-
-		if (asprintf(&l, "%s%s%u", list, i ? "," : "",
-			     (unsigned)policy.restricting.v[i]) < 0)
-			goto out;
-		free(list);
-		list = l;
-	}
-	/* An empty list is written as a newline: it clears the kernel's. */
-	r = dg_sysctl_write(DG_SYSCTL_STICKY, *list ? list : "\n");
-	if (r == -ENOENT)
-		fprintf(stderr, "dropgroups: this kernel lacks "
-				"kernel.setgroups_sticky_gids (patch 0004 of the "
-				"kernel/ series); nothing written\n");
-	else if (r == -EPERM || r == -EACCES)
-		fprintf(stderr, "dropgroups: writing %s: %s (it needs "
-				"CAP_SYS_ADMIN)\n", DG_SYSCTL_STICKY,
-			strerror(-r));
-	else if (r < 0)
-		fprintf(stderr, "dropgroups: writing %s: %s\n",
-			DG_SYSCTL_STICKY, strerror(-r));
-	else {
-		printf("kernel.setgroups_sticky_gids = %s\n",
-		       *list ? list : "(empty)");
-		ret = EXIT_OK;
-	}
-out:
+	if (r < 0)
+		ret = failed(r);
+	else if (!(list = gid_list(&policy.restricting)))
+		ret = failed(-ENOMEM);
+	else
+		ret = write_sticky(list);
 	dg_policy_free(&policy);
 	dg_config_free(&cfg);
 	dg_diags_free(&diags);
 	return ret;
+}
+
+/* --- the commands --- */
+
+static const struct verb verbs[] = {
+	{"check", "[-c FILE]",
+	 "validate the policy as pam_dropgroups would read it", cmd_check},
+	{"explain", "[-c FILE] SERVICE USER",
+	 "show which rule matches SERVICE and USER, and which of USER's\n"
+	 "               groups a session would keep or drop, and why",
+	 cmd_explain},
+	{"probe", "",
+	 "say whether this kernel lets a process without CAP_SETGID\n"
+	 "               drop groups, and how it is configured",
+	 cmd_probe},
+	{"run", "[-c FILE] [-s SERVICE] -- COMMAND [ARG...]",
+	 "run COMMAND with the groups the policy keeps for you\n"
+	 "               (service " DG_RUN_SERVICE " unless -s), under "
+	 "no_new_privs",
+	 cmd_run},
+	{"sync-kernel", "[-c FILE]",
+	 "write the policy's restricting gids to\n"
+	 "               kernel.setgroups_sticky_gids",
+	 cmd_sync_kernel},
+};
+
+static const struct verb *verbs_table(size_t *n)
+{
+	*n = sizeof(verbs) / sizeof(*verbs);
+	return verbs;
 }
 
 int main(int argc, char **argv)
@@ -441,22 +521,15 @@ int main(int argc, char **argv)
 	if (argc < 2)
 		return usage_error("a command is required");
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
-		fputs(usage_text, stdout);
+		usage(stdout);
 		return EXIT_OK;
 	}
 	if (strcmp(argv[1], "--version") == 0) {
 		printf("dropgroups %s\n", DG_VERSION);
 		return EXIT_OK;
 	}
-	if (strcmp(argv[1], "check") == 0)
-		return cmd_check(argc - 1, argv + 1);
-	if (strcmp(argv[1], "explain") == 0)
-		return cmd_explain(argc - 1, argv + 1);
-	if (strcmp(argv[1], "probe") == 0)
-		return cmd_probe(argc - 1, argv + 1);
-	if (strcmp(argv[1], "run") == 0)
-		return cmd_run(argc - 1, argv + 1);
-	if (strcmp(argv[1], "sync-kernel") == 0)
-		return cmd_sync_kernel(argc - 1, argv + 1);
+	for (size_t i = 0; i < sizeof(verbs) / sizeof(*verbs); i++)
+		if (strcmp(argv[1], verbs[i].name) == 0)
+			return verbs[i].run(argc - 1, argv + 1);
 	return usage_error("unknown command \"%s\"", argv[1]);
 }
