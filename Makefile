@@ -18,24 +18,29 @@ PAMCONFIGDIR ?= /usr/share/pam-configs
 SECUREDIR    ?= $(shell pkg-config --variable=libdir pam 2>/dev/null || \
 		  echo /usr/lib/$$($(CC) -print-multiarch))/security
 
-CC           ?= cc
 PKGS         := pam libconfig libcap
 PKG_CFLAGS    = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS      = $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lpam -lconfig -lcap)
 
 WARN         := -Wall -Wextra -Werror -Wformat=2 -Wshadow -Wwrite-strings \
 		-Wmissing-prototypes -Wstrict-prototypes -Wno-unused-parameter
-HARDEN       := -D_FORTIFY_SOURCE=2 -fstack-protector-strong -fPIC
+HARDEN       := -D_FORTIFY_SOURCE=2 -fstack-protector-strong
 CFLAGS       ?= -O2 -g
 ALL_CFLAGS   := -std=gnu11 -D_GNU_SOURCE -DDG_VERSION='"$(VERSION)"' \
 		$(WARN) $(HARDEN) $(CPPFLAGS) $(CFLAGS) $(PKG_CFLAGS)
+# -MMD: each object lists the headers it includes (build/*.d), so that a
+# header change rebuilds exactly what uses it.
+DEP_CFLAGS   := -MMD -MP
 LDFLAGS      ?=
 ALL_LDFLAGS  := -Wl,-z,relro -Wl,-z,now -Wl,--as-needed $(LDFLAGS)
 
 B            ?= build
 SRC          := pam_dropgroups
 CORE         := util diag scan config policy resolve nss load idmap kernel plan apply
+# The module is a shared object (-fPIC); the CLI a PIE, built from its
+# own objects (-fPIE) in $(B)/pie.
 CORE_OBJS    := $(CORE:%=$(B)/%.o)
+PIE_OBJS     := $(CORE:%=$(B)/pie/%.o) $(B)/pie/cli.o
 UNIT_TESTS   := test_policy test_config test_resolve test_idmap test_property
 TEST_HELPERS := $(B)/logsink $(B)/libnss_dgfault.so.2 $(B)/allocfail \
 		$(B)/pam_cycles $(B)/service_switch $(B)/two_sessions \
@@ -43,11 +48,16 @@ TEST_HELPERS := $(B)/logsink $(B)/libnss_dgfault.so.2 $(B)/allocfail \
 
 all: $(B)/pam_dropgroups.so $(B)/dropgroups
 
-$(B):
-	mkdir -p $(B)
+$(B) $(B)/pie:
+	mkdir -p $@
 
-$(B)/%.o: $(SRC)/%.c $(wildcard $(SRC)/*.h) | $(B)
-	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+$(B)/%.o: $(SRC)/%.c | $(B)
+	$(CC) $(ALL_CFLAGS) $(DEP_CFLAGS) -fPIC -c -o $@ $<
+
+$(B)/pie/%.o: $(SRC)/%.c | $(B)/pie
+	$(CC) $(ALL_CFLAGS) $(DEP_CFLAGS) -fPIE -c -o $@ $<
+
+-include $(wildcard $(B)/*.d $(B)/pie/*.d)
 
 $(B)/pam_dropgroups.so: $(CORE_OBJS) $(B)/pam_dropgroups.o $(SRC)/module.map
 	$(CC) -shared -o $@ $(CORE_OBJS) $(B)/pam_dropgroups.o \
@@ -55,7 +65,7 @@ $(B)/pam_dropgroups.so: $(CORE_OBJS) $(B)/pam_dropgroups.o $(SRC)/module.map
 		-Wl,-z,nodelete \
 		$(ALL_LDFLAGS) $(PKG_LIBS)
 
-$(B)/dropgroups: $(CORE_OBJS) $(B)/cli.o
+$(B)/dropgroups: $(PIE_OBJS)
 	$(CC) -pie -o $@ $^ $(ALL_LDFLAGS) $(PKG_LIBS)
 
 $(B)/test_%: tests/unit/test_%.c $(CORE_OBJS) | $(B)
@@ -124,8 +134,11 @@ deps:
 
 unit: $(UNIT_TESTS:%=$(B)/%)
 
+# Everything the suite runs besides the module and the CLI.
+helpers: $(TEST_HELPERS)
+
 check: deps
-	$(MAKE) all unit $(TEST_HELPERS)
+	$(MAKE) all unit helpers
 	tests/run-all.sh
 
 # The whole suite again with the module, the CLI and the unit tests built
@@ -181,6 +194,6 @@ include tests/fuzz/fuzz.mk
 include tests/kernel/kernel.mk
 
 clean:
-	rm -rf build build-asan
+	rm -rf $(B) build-asan
 
-.PHONY: all deps unit check check-asan check-unit demo install clean
+.PHONY: all deps unit helpers check check-asan check-unit demo install clean
