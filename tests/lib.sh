@@ -194,14 +194,42 @@ use_snippet() {
 	cat "$TOP/conf/pam.d/$1" >> "/etc/pam.d/${2:-$1}"
 }
 
-# capture CMD...: run CMD, keep its stdout in $out and status in $rc.
+# capture CMD...: run CMD, the one way tests run a program and look at
+# what it said: stdout in $T/out and $out, stderr in $T/err, the exit
+# status in $rc.  assert_exit, assert_in and assert_output read them.
 capture() {
 	set +e
-	out=$("$@" 2> "$T/stderr")
+	"$@" > "$T/out" 2> "$T/err"
 	rc=$?
 	set -e
-	echo "  \$ $*  -> rc $rc: $out"
-	sed 's/^/  stderr: /' "$T/stderr"
+	out=$(cat "$T/out")
+	echo "  \$ $*  -> rc $rc"
+	sed 's/^/  stdout: /' "$T/out"
+	sed 's/^/  stderr: /' "$T/err"
+}
+
+assert_exit() {
+	[ "$rc" -eq "$1" ] || fail "the command exited $rc, want $1"
+}
+
+# assert_in out|err ERE: some line of what the command printed matches
+assert_in() {
+	grep -Eq -- "$2" "$T/$1" || fail "$1 has no line matching /$2/"
+}
+
+# assert_output NAME: the command printed exactly tests/expected/NAME.out
+# on stdout and NAME.err on stderr (an absent file: nothing), as
+# util-linux's tests do: a change of wording is a diff in review.
+assert_output() {
+	local f want
+	for f in out err; do
+		want=$TOP/tests/expected/$1.$f
+		if [ -f "$want" ]; then
+			diff -u "$want" "$T/$f" || fail "$f differs from tests/expected/$1.$f"
+		else
+			[ ! -s "$T/$f" ] || fail "$f is not empty, and tests/expected/$1.$f does not exist"
+		fi
+	done
 }
 
 # The groups in a command's `id -G` output, sorted.
@@ -241,7 +269,7 @@ stack() {
 	shift 2 || shift $#
 	local args=${*:-config=$POLICY}
 	local mod="[$expect=1 default=bad] $MODULE $args"
-	local rec="session optional pam_exec.so quiet $TOP/tests/record-groups.sh $T/groups"
+	local rec="session optional pam_exec.so quiet $TOP/tests/pam-exec/record-groups.sh $T/groups"
 	{
 		case $mode in
 		setcred)

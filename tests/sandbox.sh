@@ -4,5 +4,6 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 . "$1"
+declare -F "$2" > /dev/null || fail "$1 defines no function $2"
 sandbox_setup
 "$2"

@@ -1,301 +1,155 @@
-# The module's semantics through pamtester and real PAM stacks.
-# Every test states its start ($START, alice's initgroups list unless set)
-# and checks the groups that pam_exec saw after the module.
+# The module's semantics through pamtester and real PAM stacks, one line
+# each.  Every case states what the module is called for, what it must
+# return, the policy, and the groups that pam_exec sees after it; alice
+# starts with her initgroups list ($START: 1001 100 29 44 46 2003 3000),
+# unless the case says otherwise.
+#
+#   check_case OP RETURN 'RESTRICTING' 'RULES' [start LIST] [as USER] -- GROUPS
+#
+# OP is the PAM call the stack has the module in: open_session,
+# establish, reinitialize or refresh (pam_setcred), authenticate,
+# acct_mgmt, or none (the same stacks without the module: the baseline).
+# RETURN is the code the module must return (success, ignore, ...): the
+# stack succeeds only if it does.  GROUPS is the list after the call, or
+# "untouched".  A case may set $START; a test may add checks after it.
 
-ssh_policy() {
-	policy <<-'EOF'
-	version = 1;
-	restricting = ( "games-abusers" );
-	rules = (
-	  { name = "ssh"; services = [ "dgtest" ]; drop = ( "audio", "video", 46 ); }
-	);
-	EOF
+check_case() {
+	local op=$1 code=$2 restricting=$3 rules=$4 mode ops
+	shift 4
+	local who=alice
+	while [ "$1" != -- ]; do
+		case $1 in
+		start) START=$2 ;;
+		as) who=$2 ;;
+		*) fail "check_case: unknown word $1" ;;
+		esac
+		shift 2
+	done
+	shift
+	printf 'version = 1;\nrestricting = ( %s );\nrules = ( %s );\n' \
+		"$restricting" "$rules" | policy
+	case $op in
+	open_session) mode=session ops=(open_session) ;;
+	establish) mode=setcred ops=("setcred(PAM_ESTABLISH_CRED)" open_session) ;;
+	reinitialize) mode=setcred ops=("setcred(PAM_REINITIALIZE_CRED)" open_session) ;;
+	refresh) mode=setcred ops=("setcred(PAM_REFRESH_CRED)" open_session) ;;
+	authenticate) mode=setcred ops=(authenticate) ;;
+	acct_mgmt) mode=account ops=(acct_mgmt open_session) ;;
+	none) mode=none ops=(open_session) ;;
+	*) fail "check_case: unknown OP $op" ;;
+	esac
+	stack "$mode" "$code"
+	run_pam "$who" "${ops[@]}"
+	assert_rc 0
+	[ "$op" = authenticate ] && return 0
+	if [ "$1" = untouched ]; then assert_untouched; else assert_groups "$@"; fi
 }
 
+ABUSERS='"games-abusers"'
+SSH='{ name = "ssh"; services = "dgtest"; drop = ( "audio", "video", 46 ); }'
+
+# --- which call trims ---
+
 test_baseline_without_module_keeps_every_group() {
-	ssh_policy
-	stack none
-	run_pam alice open_session
-	assert_rc 0
-	assert_untouched
+	check_case none success "$ABUSERS" "$SSH" -- untouched
 	assert_no_new_privs 0
 }
 
 test_open_session_drops_named_groups() {
-	ssh_policy
-	stack session success
-	run_pam alice open_session
-	assert_rc 0
-	assert_groups 1001 100 2003 3000
+	check_case open_session success "$ABUSERS" "$SSH" -- 1001 100 2003 3000
 	assert_log info 1 'user "alice", rule "ssh": dropped audio\(29\), video\(44\), plugdev\(46\)'
 	assert_log err 0
 }
 
-test_setcred_establish_drops_named_groups() {
-	ssh_policy
-	stack setcred success
-	run_pam alice "setcred(PAM_ESTABLISH_CRED)" open_session
-	assert_rc 0
-	assert_groups 1001 100 2003 3000
-}
-
-test_setcred_reinitialize_drops_named_groups() {
-	ssh_policy
-	stack setcred success
-	run_pam alice "setcred(PAM_REINITIALIZE_CRED)" open_session
-	assert_rc 0
-	assert_groups 1001 100 2003 3000
-}
+test_setcred_establish_drops_named_groups() { check_case establish success "$ABUSERS" "$SSH" -- 1001 100 2003 3000; }
+test_setcred_reinitialize_drops_named_groups() { check_case reinitialize success "$ABUSERS" "$SSH" -- 1001 100 2003 3000; }
 
 test_setcred_refresh_changes_nothing() {
-	# (pamtester cannot pass PAM_DELETE_CRED; the code treats it alike)
-	ssh_policy
-	stack setcred success
-	run_pam alice "setcred(PAM_REFRESH_CRED)" open_session
-	assert_rc 0
-	assert_untouched
+	check_case refresh success "$ABUSERS" "$SSH" -- untouched
 	assert_log info 0
 }
 
-test_authenticate_is_ignored() {
-	ssh_policy
-	stack setcred ignore
-	run_pam alice authenticate
-	assert_rc 0
-}
+test_authenticate_is_ignored() { check_case authenticate ignore "$ABUSERS" "$SSH" --; }
 
 test_close_session_succeeds() {
-	ssh_policy
-	stack session success
+	check_case open_session success "$ABUSERS" "$SSH" -- 1001 100 2003 3000
 	run_pam alice open_session close_session
 	assert_rc 0
 }
 
-test_keep_drops_every_other_droppable_group() {
-	policy <<-'EOF'
-	version = 1;
-	restricting = ( "games-abusers" );
-	rules = ( { services = "dgtest"; keep = [ "users" ]; } );
-	EOF
-	stack session success
-	run_pam alice open_session
-	assert_rc 0
-	assert_groups 1001 100 2003
+test_account_management_checks_but_changes_nothing() {
+	check_case acct_mgmt success "$ABUSERS" "$SSH" -- untouched
+	assert_log info 0
 }
 
-test_drop_star_keeps_only_restricting_and_primary() {
-	policy <<-'EOF'
-	version = 1;
-	restricting = ( "games-abusers" );
-	rules = ( { services = "dgtest"; drop = "*"; } );
-	EOF
-	stack session success
-	run_pam alice open_session
-	assert_rc 0
-	assert_groups 1001 2003
+test_account_management_ignores_when_no_rule_matches() { check_case acct_mgmt ignore '' '{ services = "sshd"; drop = "*"; }' -- untouched; }
+
+# --- what a rule drops ---
+
+test_keep_drops_every_other_droppable_group() { check_case open_session success "$ABUSERS" '{ services = "dgtest"; keep = [ "users" ]; }' -- 1001 100 2003; }
+test_drop_star_keeps_only_restricting_and_primary() { check_case open_session success "$ABUSERS" '{ services = "dgtest"; drop = "*"; }' -- 1001 2003; }
+test_drop_by_gid_and_mixed_list() { check_case open_session success '' '{ services = "dgtest"; drop = ( 29, "video" ); }' -- 1001 100 46 2003 3000; }
+test_keep_never_adds_a_group() { check_case open_session success '' '{ services = "dgtest"; keep = [ "users", "video", "audio" ]; }' start 1001,29 -- 1001 29; }
+test_primary_group_is_never_dropped() { check_case open_session success '' '{ services = "dgtest"; drop = [ "alice", "audio" ]; }' -- 1001 100 44 46 2003 3000; }
+
+# The module trims what the process has (getgroups), not what NSS says:
+# a group alice is not listed in still stays if not named.
+test_user_groups_come_from_the_process_not_nss() { check_case open_session success '' '{ services = "dgtest"; drop = "audio"; }' start 1001,29,65534 -- 1001 65534; }
+
+# Without CAP_SETGID any setgroups call fails, so success proves that
+# the module did not call it when the list would not change.
+test_nothing_to_drop_calls_no_setgroups() {
+	PRE=(--inh-caps=-all --bounding-set=-setgid)
+	check_case open_session success '' '{ services = "dgtest"; drop = [ "video" ]; }' start 1001,100 -- 1001 100
 }
+
+# --- restricting groups ---
 
 test_restricting_group_named_in_drop_stays_with_notice() {
-	policy <<-'EOF'
-	version = 1;
-	restricting = ( "games-abusers" );
-	rules = ( { name = "oops"; services = "dgtest"; drop = ( "games-abusers", "audio" ); } );
-	EOF
-	stack session success
-	run_pam alice open_session
-	assert_rc 0
-	assert_groups 1001 100 44 46 2003 3000
+	check_case open_session success "$ABUSERS" '{ name = "oops"; services = "dgtest"; drop = ( "games-abusers", "audio" ); }' -- 1001 100 44 46 2003 3000
 	assert_log notice 1 'rule "oops" names restricting group\(s\) games-abusers\(2003\) in drop; they stay'
 }
 
-test_alias_of_restricting_group_stays() {
-	# "gamers" is another name for gid 2003: restricting is decided by gid.
-	policy <<-'EOF'
-	version = 1;
-	restricting = ( "games-abusers" );
-	rules = ( { services = "dgtest"; drop = [ "gamers", "audio" ]; } );
-	EOF
-	stack session success
-	run_pam alice open_session
-	assert_rc 0
-	assert_groups 1001 100 44 46 2003 3000
-}
+# "gamers" is another name for gid 2003: restricting is decided by gid.
+test_alias_of_restricting_group_stays() { check_case open_session success "$ABUSERS" '{ services = "dgtest"; drop = [ "gamers", "audio" ]; }' -- 1001 100 44 46 2003 3000; }
+test_restricting_alias_protects_the_real_name() { check_case open_session success '"gamers"' '{ services = "dgtest"; drop = [ "games-abusers" ]; }' -- untouched; }
+test_restricting_by_gid_number() { check_case open_session success 2003 '{ services = "dgtest"; drop = "*"; }' -- 1001 2003; }
 
-test_restricting_alias_protects_the_real_name() {
-	policy <<-'EOF'
-	version = 1;
-	restricting = ( "gamers" );
-	rules = ( { services = "dgtest"; drop = [ "games-abusers" ]; } );
-	EOF
-	stack session success
-	run_pam alice open_session
-	assert_rc 0
-	assert_untouched
-}
+# The counterpart of the tests above: the same rule drops 2003 when the
+# policy does not call it restricting, so they can fail.
+test_without_restricting_the_group_is_dropped() { check_case open_session success '' '{ services = "dgtest"; drop = "*"; }' -- 1001; }
 
-test_restricting_by_gid_number() {
-	policy <<-'EOF'
-	version = 1;
-	restricting = ( 2003 );
-	rules = ( { services = "dgtest"; drop = "*"; } );
-	EOF
-	stack session success
-	run_pam alice open_session
-	assert_rc 0
-	assert_groups 1001 2003
-}
-
-test_without_restricting_the_group_is_dropped() {
-	# The counterpart of the tests above: the same rule drops 2003 when
-	# the policy does not call it restricting, so they can fail.
-	policy <<-'EOF'
-	version = 1;
-	restricting = ( );
-	rules = ( { services = "dgtest"; drop = "*"; } );
-	EOF
-	stack session success
-	run_pam alice open_session
-	assert_rc 0
-	assert_groups 1001
-}
-
-test_primary_group_is_never_dropped() {
-	policy <<-'EOF'
-	version = 1;
-	restricting = ( );
-	rules = ( { services = "dgtest"; drop = [ "alice", "audio" ]; } );
-	EOF
-	stack session success
-	run_pam alice open_session
-	assert_rc 0
-	assert_groups 1001 100 44 46 2003 3000
-}
-
-test_keep_never_adds_a_group() {
-	START=1001,29
-	policy <<-'EOF'
-	version = 1;
-	restricting = ( );
-	rules = ( { services = "dgtest"; keep = [ "users", "video", "audio" ]; } );
-	EOF
-	stack session success
-	run_pam alice open_session
-	assert_rc 0
-	assert_groups 1001 29
-}
-
-test_drop_by_gid_and_mixed_list() {
-	policy <<-'EOF'
-	version = 1;
-	restricting = ( );
-	rules = ( { services = "dgtest"; drop = ( 29, "video" ); } );
-	EOF
-	stack session success
-	run_pam alice open_session
-	assert_rc 0
-	assert_groups 1001 100 46 2003 3000
-}
+# --- which rule applies ---
 
 test_no_matching_rule_returns_ignore_and_changes_nothing() {
-	policy <<-'EOF'
-	version = 1;
-	restricting = ( );
-	rules = ( { services = "sshd"; drop = "*"; } );
-	EOF
-	stack session ignore
-	run_pam alice open_session
-	assert_rc 0
-	assert_untouched
+	check_case open_session ignore '' '{ services = "sshd"; drop = "*"; }' -- untouched
 	assert_log info 0
 }
 
 test_first_matching_rule_decides() {
-	policy <<-'EOF'
-	version = 1;
-	restricting = ( );
-	rules = (
-	  { name = "first"; services = "dgtest"; drop = "audio"; },
-	  { name = "second"; services = "*"; drop = "video"; }
-	);
-	EOF
-	stack session success
-	run_pam alice open_session
-	assert_rc 0
-	assert_groups 1001 100 44 46 2003 3000
+	check_case open_session success '' '{ name = "first"; services = "dgtest"; drop = "audio"; }, { name = "second"; services = "*"; drop = "video"; }' -- 1001 100 44 46 2003 3000
 	assert_log info 1 'rule "first"'
 }
 
-test_star_service_matches_any_service() {
-	policy <<-'EOF'
-	version = 1;
-	restricting = ( );
-	rules = ( { services = [ "sshd", "*" ]; drop = "audio"; } );
-	EOF
-	stack session success
-	run_pam alice open_session
-	assert_rc 0
-	assert_groups 1001 100 44 46 2003 3000
-}
+test_star_service_matches_any_service() { check_case open_session success '' '{ services = [ "sshd", "*" ]; drop = "audio"; }' -- 1001 100 44 46 2003 3000; }
 
 test_user_name_matching() {
-	policy <<-'EOF'
-	version = 1;
-	restricting = ( );
-	rules = ( { services = "dgtest"; users = [ "bob" ]; drop = "*"; } );
-	EOF
-	stack session ignore
-	run_pam alice open_session
-	assert_rc 0
-	assert_untouched
-	sed -i 's/"bob"/"alice"/' "$POLICY"
-	stack session success
-	run_pam alice open_session
-	assert_rc 0
-	assert_groups 1001
+	check_case open_session ignore '' '{ services = "dgtest"; users = [ "bob" ]; drop = "*"; }' -- untouched
+	check_case open_session success '' '{ services = "dgtest"; users = [ "alice" ]; drop = "*"; }' -- 1001
 }
 
 test_percent_group_matches_members_only() {
-	policy <<-'EOF'
-	version = 1;
-	restricting = ( );
-	rules = ( { services = "dgtest"; users = "%students"; drop = "audio"; } );
-	EOF
-	stack session success
-	run_pam alice open_session
-	assert_rc 0
-	assert_groups 1001 100 44 46 2003 3000
+	check_case open_session success '' '{ services = "dgtest"; users = "%students"; drop = "audio"; }' -- 1001 100 44 46 2003 3000
 	# bob is not in students: the rule does not match him
-	START=1002,100,29
-	stack session ignore
-	run_pam bob open_session
-	assert_rc 0
-	assert_groups 1002 100 29
+	check_case open_session ignore '' '{ services = "dgtest"; users = "%students"; drop = "audio"; }' start 1002,100,29 as bob -- 1002 100 29
 }
 
-test_star_user_matches_everyone() {
-	policy <<-'EOF'
-	version = 1;
-	restricting = ( );
-	rules = ( { services = "dgtest"; users = [ "nobody-else", "*" ]; drop = "audio"; } );
-	EOF
-	stack session success
-	START=1002,29
-	run_pam bob open_session
-	assert_rc 0
-	assert_groups 1002
-}
+test_star_user_matches_everyone() { check_case open_session success '' '{ services = "dgtest"; users = [ "nobody-else", "*" ]; drop = "audio"; }' start 1002,29 as bob -- 1002; }
+
+# --- names ---
 
 test_unknown_names_are_warnings_and_ignored() {
-	policy <<-'EOF'
-	version = 1;
-	restricting = ( { name = "no-such-restricting"; optional = true; } );
-	rules = ( { services = "dgtest"; users = [ "%no-such-group", "alice" ];
-	            drop = ( "no-such-group", "audio" ); } );
-	EOF
-	stack session success
-	run_pam alice open_session
-	assert_rc 0
-	assert_groups 1001 100 44 46 2003 3000
+	check_case open_session success '{ name = "no-such-restricting"; optional = true; }' '{ services = "dgtest"; users = [ "%no-such-group", "alice" ]; drop = ( "no-such-group", "audio" ); }' -- 1001 100 44 46 2003 3000
 	assert_log warning 3 'group "no-such-group" in drop does not exist; it is ignored'
 }
 
@@ -303,85 +157,20 @@ test_unknown_names_are_warnings_and_ignored() {
 # offline directory can say "not found" for one that exists: refused,
 # unless marked optional (the test above).
 test_unknown_restricting_name_fails_closed() {
-	policy <<-'EOF'
-	version = 1;
-	restricting = ( "no-such-restricting" );
-	rules = ( { services = "dgtest"; drop = "*"; } );
-	EOF
-	stack session session_err
-	run_pam alice open_session
-	assert_failed_closed "$POLICY:2: restricting group \"no-such-restricting\" does not exist"
+	check_case open_session session_err '"no-such-restricting"' '{ services = "dgtest"; drop = "*"; }' -- untouched
+	assert_log err 1 "$POLICY:2: restricting group \"no-such-restricting\" does not exist"
 }
 
-test_nothing_to_drop_calls_no_setgroups() {
-	# Without CAP_SETGID any setgroups call fails, so success here proves
-	# the module did not call it when the list would not change.
-	policy <<-'EOF'
-	version = 1;
-	restricting = ( );
-	rules = ( { services = "dgtest"; drop = [ "video" ]; } );
-	EOF
-	START=1001,100
-	PRE=(--inh-caps=-all --bounding-set=-setgid)
-	stack session success
-	run_pam alice open_session
-	assert_rc 0
-	assert_groups 1001 100
-}
+# --- no_new_privs ---
 
 test_no_new_privs_is_set_when_the_rule_asks() {
-	policy <<-'EOF'
-	version = 1;
-	restricting = ( );
-	rules = ( { services = "dgtest"; drop = "audio"; no_new_privs = true; } );
-	EOF
-	stack session success
-	run_pam alice open_session
-	assert_rc 0
+	check_case open_session success '' '{ services = "dgtest"; drop = "audio"; no_new_privs = true; }' -- 1001 100 44 46 2003 3000
 	assert_no_new_privs 1
-	assert_groups 1001 100 44 46 2003 3000
-	# and not otherwise
-	sed -i 's/no_new_privs = true/no_new_privs = false/' "$POLICY"
-	run_pam alice open_session
-	assert_rc 0
+	check_case open_session success '' '{ services = "dgtest"; drop = "audio"; no_new_privs = false; }' -- 1001 100 44 46 2003 3000
 	assert_no_new_privs 0
 }
 
-test_user_groups_come_from_the_process_not_nss() {
-	# The module trims what the process has (getgroups), not what NSS
-	# says: a group alice is not listed in still stays if not named.
-	START=1001,29,65534
-	policy <<-'EOF'
-	version = 1;
-	restricting = ( );
-	rules = ( { services = "dgtest"; drop = "audio"; } );
-	EOF
-	stack session success
-	run_pam alice open_session
-	assert_rc 0
-	assert_groups 1001 65534
-}
-
-test_account_management_checks_but_changes_nothing() {
-	ssh_policy
-	stack account success
-	run_pam alice acct_mgmt open_session
-	assert_rc 0
-	assert_untouched
-	assert_log info 0
-}
-
-test_account_management_ignores_when_no_rule_matches() {
-	policy <<-'EOF'
-	version = 1;
-	restricting = ( );
-	rules = ( { services = "sshd"; drop = "*"; } );
-	EOF
-	stack account ignore
-	run_pam alice acct_mgmt open_session
-	assert_rc 0
-	assert_untouched
-}
+# --- account management ---
 
 test_account_management_refuses_a_broken_policy() {
 	echo 'version = 1; restricting = ( ); colour = 1;' | policy
@@ -394,13 +183,13 @@ test_account_management_refuses_a_broken_policy() {
 # sshd checks in one process and sets credentials in another, and must
 # not apply a policy it never checked.
 test_session_applies_the_policy_that_account_management_checked() {
-	ssh_policy
+	printf 'version = 1;\nrestricting = ( %s );\nrules = ( %s );\n' "$ABUSERS" "$SSH" | policy
 	{
 		echo "auth required pam_permit.so"
 		echo "account required $MODULE config=$POLICY"
-		echo "account optional pam_exec.so quiet $TOP/tests/break-policy.sh $POLICY"
+		echo "account optional pam_exec.so quiet $TOP/tests/pam-exec/break-policy.sh $POLICY"
 		echo "session required $MODULE config=$POLICY"
-		echo "session optional pam_exec.so quiet $TOP/tests/record-groups.sh $T/groups"
+		echo "session optional pam_exec.so quiet $TOP/tests/pam-exec/record-groups.sh $T/groups"
 	} > "/etc/pam.d/$SERVICE"
 	run_pam alice acct_mgmt open_session
 	assert_rc 0

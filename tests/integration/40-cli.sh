@@ -1,22 +1,11 @@
 # dropgroups(8): check and explain, run against the same sandboxed /etc
-# files as the module, and held to agree with it.
+# files as the module, and held to agree with it.  What a person reads is
+# compared whole with tests/expected/NAME.out and .err (assert_output):
+# a change of wording shows as a diff in review.
 
+# cli ARG...: dropgroups ARG..., through capture (lib.sh).
 cli() {
-	set +e
-	"$DG" "$@" > "$T/out" 2> "$T/err"
-	cli_rc=$?
-	set -e
-	sed 's/^/  stdout: /' "$T/out"
-	sed 's/^/  stderr: /' "$T/err"
-}
-
-assert_cli_rc() {
-	[ "$cli_rc" -eq "$1" ] || fail "dropgroups exited $cli_rc, want $1"
-}
-
-# assert_in FILE ERE: some line of $T/FILE matches
-assert_in() {
-	grep -Eq -- "$2" "$T/$1" || fail "$1 has no line matching /$2/"
+	capture "$DG" "$@"
 }
 
 example_policy() {
@@ -33,22 +22,21 @@ example_policy() {
 test_check_accepts_a_valid_policy() {
 	example_policy
 	cli check -c "$POLICY"
-	assert_cli_rc 0
-	assert_in out "^$POLICY: valid: 2 rule\(s\), 1 restricting gid\(s\), 1 file\(s\) read$"
-	[ ! -s "$T/err" ] || fail "check printed problems for a clean policy"
+	assert_exit 0
+	assert_output check-valid
 }
 
 test_check_reads_the_default_path() {
 	example_policy
 	cli check
-	assert_cli_rc 0
+	assert_exit 0
 	assert_in out "^$POLICY: valid"
 }
 
 test_check_shipped_example_policy_is_valid() {
 	policy < "$TOP/conf/dropgroups.conf"
 	cli check
-	assert_cli_rc 0
+	assert_exit 0
 }
 
 test_check_reports_every_problem_as_file_line_message() {
@@ -61,10 +49,8 @@ test_check_reports_every_problem_as_file_line_message() {
 	);
 	EOF
 	cli check -c "$POLICY"
-	assert_cli_rc 1
-	assert_in err "^$POLICY:4: unknown key \"colour\" in rule \"a\"$"
-	assert_in err "^$POLICY:5: rule \"b\" has neither \"drop\" nor \"keep\"$"
-	! grep -q valid "$T/out" || fail "an invalid policy was called valid"
+	assert_exit 1
+	assert_output check-every-problem
 }
 
 test_check_warns_but_accepts_unknown_names_and_restricting_in_drop() {
@@ -74,68 +60,56 @@ test_check_warns_but_accepts_unknown_names_and_restricting_in_drop() {
 	rules = ( { name = "r"; services = "*"; drop = [ "games-abusers", "audio" ]; } );
 	EOF
 	cli check -c "$POLICY"
-	assert_cli_rc 0
-	assert_in err "^$POLICY:2: warning: restricting group \"no-such-group\" \(optional\) does not exist; only a group of that name would be kept$"
-	assert_in err "^$POLICY:3: warning: rule \"r\" names restricting group games-abusers\(2003\) in drop; it is never dropped$"
+	assert_exit 0
+	assert_output check-warnings
 }
 
 test_check_applies_the_module_file_checks() {
 	example_policy
 	chmod 0666 "$POLICY"
 	cli check -c "$POLICY"
-	assert_cli_rc 1
+	assert_exit 1
 	assert_in err "^$POLICY: the file is writable by group or others"
 }
 
 test_check_missing_file() {
 	cli check -c /etc/security/none.conf
-	assert_cli_rc 1
+	assert_exit 1
 	assert_in err '^/etc/security/none.conf: cannot open: No such file or directory$'
 }
 
 test_explain_lists_each_group_with_verdict_and_reason() {
 	example_policy
 	cli explain -c "$POLICY" sshd alice
-	assert_cli_rc 0
-	assert_in out '^rule "ssh" \(/etc/security/dropgroups.conf:4\) matches: drop$'
-	assert_in out '^  dropped +audio\(29\) +named$'
-	assert_in out '^  dropped +video\(44\) +named$'
-	assert_in out '^  dropped +plugdev\(46\) +named$'
-	assert_in out '^  kept +users\(100\) +not named$'
-	assert_in out '^  kept +alice\(1001\) +primary$'
-	assert_in out '^  kept +games-abusers\(2003\) +restricting$'
-	assert_in out '^  kept +students\(3000\) +not named$'
-	assert_in out '^groups after: 100 1001 2003 3000$'
+	assert_exit 0
+	assert_output explain-drop
 }
 
 test_explain_keep_rule_reasons() {
 	example_policy
 	cli explain -c "$POLICY" su alice
-	assert_cli_rc 0
-	assert_in out '^rule "students" .* matches: keep$'
-	assert_in out '^  kept +users\(100\) +named$'
-	assert_in out '^  dropped +audio\(29\) +not named$'
-	assert_in out '^groups after: 100 1001 2003$'
+	assert_exit 0
+	assert_output explain-keep
 }
 
 test_explain_when_no_rule_matches() {
 	example_policy
 	cli explain -c "$POLICY" su bob
-	assert_cli_rc 0
-	assert_in out '^no rule matches'
+	assert_exit 0
+	assert_output explain-no-rule
 }
 
 test_explain_unknown_user() {
 	example_policy
 	cli explain -c "$POLICY" sshd ghost
-	assert_cli_rc 1
+	assert_exit 1
 	assert_in err 'user "ghost" does not exist'
 }
 
 test_explain_invalid_policy() {
 	echo 'version = 2; restricting = ( );' | policy
 	cli explain sshd alice
-	assert_cli_rc 1
+	assert_exit 1
 	assert_in err "^$POLICY:1: version 2 is not supported"
 }
 
@@ -171,10 +145,10 @@ test_upper_case_services_never_match_and_explain_agrees() {
 	          { name = "lower"; services = "dgtest"; drop = "audio"; } );
 	EOF
 	cli check
-	assert_cli_rc 0
+	assert_exit 0
 	assert_in err "^$POLICY:3: warning: service \"DGTEST\" in rule \"upper\" has upper-case letters; Linux-PAM lowercases service names, so it never matches$"
 	cli explain DGTEST alice
-	assert_cli_rc 0
+	assert_exit 0
 	assert_in out '^service "dgtest", user "alice"'
 	assert_in out '^rule "lower" .* matches: drop$'
 	want=$(sed -n 's/^groups after: //p' "$T/out")
@@ -192,7 +166,7 @@ test_check_warns_about_a_group_name_made_of_digits() {
 	EOF
 	cli check
 	# (and no group is called "2003": an error, as for any missing name)
-	assert_cli_rc 1
+	assert_exit 1
 	assert_in err "^$POLICY:2: warning: restricting names the group \"2003\", a name made of digits; for gid 2003 write it without quotes$"
 }
 
@@ -206,7 +180,7 @@ test_explain_shows_restricting_by_name() {
 	rules = ( { services = "*"; drop = "*"; } );
 	EOF
 	cli explain dgtest alice
-	assert_cli_rc 0
+	assert_exit 0
 	assert_in out '^  kept +games-abusers\(2005\) +restricting \(by name: games-abusers\)$'
 	assert_in out '^groups after: 1001 2003 2005$'
 }
@@ -221,26 +195,26 @@ test_check_and_explain_fail_when_the_directory_is_down() {
 	rules = ( { services = "*"; drop = "*"; } );
 	EOF
 	cli check
-	assert_cli_rc 0
+	assert_exit 0
 	cli explain dgtest alice
-	assert_cli_rc 0
+	assert_exit 0
 	assert_in out '^  kept +ldap-abusers\(6003\) +restricting$'
 	directory 'group ldap-abusers 6003 alice' 'group ldap-video 6102 alice' \
 		'fail getgrnam * unavail ENOENT' 'fail getgrgid * unavail ENOENT'
 	cli check
-	assert_cli_rc 1
+	assert_exit 1
 	assert_in err "^$POLICY:2: looking up group \"ldap-abusers\" in restricting failed: No such file or directory$"
 	! grep -q valid "$T/out" || fail "check said valid"
 	cli explain dgtest alice
-	assert_cli_rc 1
+	assert_exit 1
 	assert_in err 'looking up group "ldap-abusers" in restricting failed'
 	# the same outage, the restricting group listed by gid: no look-up
 	# is needed for it, but naming the gids to drop still is
 	sed -i 's/"ldap-abusers"/6003/' "$POLICY"
 	cli check
-	assert_cli_rc 0
+	assert_exit 0
 	cli explain dgtest alice
-	assert_cli_rc 1
+	assert_exit 1
 	assert_in err 'looking up the name of gid 6102 failed: No such file or directory'
 }
 
@@ -249,19 +223,20 @@ test_usage_errors_exit_2() {
 		"check --bogus" "check -c a -c b"; do
 		# shellcheck disable=SC2086
 		cli $args
-		assert_cli_rc 2
+		assert_exit 2
 		assert_in err "Try 'dropgroups --help'"
 	done
 }
 
 test_help_and_version() {
 	cli --help
-	assert_cli_rc 0
-	assert_in out '^Usage: dropgroups check \[-c FILE\]$'
+	assert_exit 0
+	assert_output help
 	cli explain --help
-	assert_cli_rc 0
+	assert_exit 0
+	assert_output help
 	cli --version
-	assert_cli_rc 0
+	assert_exit 0
 	assert_in out '^dropgroups [0-9]+\.[0-9]+\.[0-9]+$'
 }
 
@@ -272,7 +247,7 @@ test_check_warns_about_unknown_user_names() {
 	rules = ( { name = "r"; services = "*"; users = [ "alice", "alcie" ]; drop = "audio"; } );
 	EOF
 	cli check -c "$POLICY"
-	assert_cli_rc 0
+	assert_exit 0
 	assert_in err "^$POLICY:3: warning: user \"alcie\" in users of rule \"r\" does not exist; it is ignored$"
 	! grep -q '"alice"' "$T/err" || fail "warned about a user who exists"
 }
@@ -283,11 +258,11 @@ test_check_explains_large_gids_need_an_l_suffix() {
 	restricting = ( 4294967294 );
 	EOF
 	cli check -c "$POLICY"
-	assert_cli_rc 1
+	assert_exit 1
 	assert_in err 'with an L suffix'
 	echo 'version = 1; restricting = ( 4294967294L );' | policy
 	cli check -c "$POLICY"
-	assert_cli_rc 0
+	assert_exit 0
 }
 
 # --- the kernel-side commands, on this (stock) kernel; the patched
@@ -305,7 +280,7 @@ test_probe_on_a_stock_kernel_reports_no_support_and_changes_nothing() {
 	local before after
 	before=$(grep -E '^(Groups|CapEff|NoNewPrivs)' /proc/$$/status)
 	cli probe
-	assert_cli_rc 1
+	assert_exit 1
 	assert_in out '^kernel.setgroups_unprivileged_drop: absent'
 	assert_in out '^unprivileged drop with no_new_privs: refused$'
 	assert_in out 'needs a kernel with subset-setgroups'
@@ -344,7 +319,7 @@ test_run_unprivileged_on_a_stock_kernel_names_the_missing_support() {
 test_run_refuses_when_no_rule_matches() {
 	run_policy
 	cli run -s nosuchservice -- id -G
-	assert_cli_rc 1
+	assert_exit 1
 	assert_in err 'no rule matches service "nosuchservice"'
 	[ ! -s "$T/out" ] || fail "the command ran"
 }
@@ -364,6 +339,6 @@ test_run_refuses_to_be_setuid() {
 test_sync_kernel_on_a_stock_kernel_explains_what_is_missing() {
 	run_policy
 	cli sync-kernel
-	assert_cli_rc 1
+	assert_exit 1
 	assert_in err 'this kernel lacks kernel.setgroups_sticky_gids'
 }

@@ -21,22 +21,16 @@ attack_policy() {
 
 # as_alice CMD: through the real su, with the module trimming.
 as_alice() {
-	set +e
-	out=$(su alice -c "$1" 2>&1)
-	rc=$?
-	set -e
-	echo "  su alice -c '$1' -> rc $rc: $out"
+	capture su alice -c "$1"
+	out=$(cat "$T/out" "$T/err")
 }
 
 # as_alice_without_the_group CMD: alice's identity with games-abusers
 # really gone, which is what the module must never allow.
 as_alice_without_the_group() {
-	set +e
-	out=$(setpriv --reuid alice --regid alice --groups "$WITHOUT_ABUSERS" \
-		--inh-caps=-all env HOME=/home/alice sh -c "$1" 2>&1)
-	rc=$?
-	set -e
-	echo "  (without games-abusers) '$1' -> rc $rc: $out"
+	capture setpriv --reuid alice --regid alice --groups "$WITHOUT_ABUSERS" \
+		--inh-caps=-all env HOME=/home/alice sh -c "$1"
+	out=$(cat "$T/out" "$T/err")
 }
 
 games_dir() {
