@@ -80,6 +80,11 @@ int dg_no_new_privs(void)
 	return r < 0 ? -errno : r;
 }
 
+/* Sysctls are read in chunks of this size, up to the second: the sticky
+ * list can be longer than any fixed buffer, but not without bound. */
+#define SYSCTL_READ_CHUNK 4096
+#define SYSCTL_READ_MAX (1u << 20)
+
 int dg_sysctl_read(const char *path, char **out)
 {
 	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
@@ -91,8 +96,7 @@ int dg_sysctl_read(const char *path, char **out)
 	for (;;) {
 		ssize_t n;
 
-		/* a sticky list can be longer than any fixed buffer */
-		if (dg_grow((void **)&buf, &cap, len + 4096, 1) < 0)
+		if (dg_grow((void **)&buf, &cap, len + SYSCTL_READ_CHUNK, 1) < 0)
 			return -ENOMEM;
 		n = read(fd, buf + len, cap - len - 1);
 		if (n < 0 && errno == EINTR)
@@ -102,7 +106,7 @@ int dg_sysctl_read(const char *path, char **out)
 		if (n == 0)
 			break;
 		len += (size_t)n;
-		if (len > (1u << 20))
+		if (len > SYSCTL_READ_MAX)
 			return -EFBIG;
 	}
 	while (len > 0 && (buf[len - 1] == '\n' || buf[len - 1] == ' '))

@@ -9,6 +9,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "nss.h"
+#include "resolve.h"
 #include "util.h"
 
 /* Every step returns 0, -EINVAL when it recorded the problem in diags,
@@ -429,4 +431,67 @@ int dg_config_load(const char *path, struct dg_config *out,
 		return -ENOMEM;
 	r = load_drop_ins(out, dirfd, dir, inc, inc_display, path, diags);
 	return r < 0 ? r : 0;
+}
+
+/* The "%group" names: a wrong "not found" for one of them could make a
+ * later rule match instead, so a not-found answer is asked twice. */
+static int percent_group_names(const struct dg_config *cfg,
+			       struct dg_strings *out)
+{
+	*out = (struct dg_strings){0};
+	for (size_t i = 0; i < cfg->rules.n; i++) {
+		const struct dg_strings *users = &cfg->rules.v[i].users;
+
+		for (size_t j = 0; j < users->n; j++)
+			if (users->v[j][0] == '%' && users->v[j][1] &&
+			    dg_strings_add(out, users->v[j] + 1) < 0) {
+				dg_strings_free(out);
+				return -ENOMEM;
+			}
+	}
+	dg_strings_sort_unique(out);
+	return 0;
+}
+
+int dg_policy_resolve(const struct dg_config *cfg, bool check_users,
+		      struct dg_policy *policy, struct dg_diags *diags)
+{
+	struct dg_strings names = {0}, confirm = {0}, user_names = {0};
+	struct dg_name_answers groups = {0}, users = {0};
+	int r;
+
+	if ((r = dg_config_group_names(cfg, &names)) < 0 ||
+	    (r = percent_group_names(cfg, &confirm)) < 0 ||
+	    (r = dg_nss_groups_by_name(&names, &confirm, &groups)) < 0)
+		goto out;
+	if (check_users && ((r = dg_config_user_names(cfg, &user_names)) < 0 ||
+			    (r = dg_nss_users_exist(&user_names, &users)) < 0))
+		goto out;
+	r = dg_policy_build(cfg, &groups, check_users ? &users : NULL, policy,
+			    diags);
+out:
+	dg_strings_free(&names);
+	dg_strings_free(&confirm);
+	dg_strings_free(&user_names);
+	dg_name_answers_free(&groups);
+	dg_name_answers_free(&users);
+	return r;
+}
+
+int dg_policy_load(const char *path, bool check_users,
+		   struct dg_config *config, struct dg_policy *policy,
+		   struct dg_diags *diags)
+{
+	int r;
+
+	*policy = (struct dg_policy){0};
+	r = dg_config_load(path, config, diags);
+	if (r < 0)
+		return r;
+	if (dg_diags_failed(diags))
+		return -EINVAL;
+	r = dg_policy_resolve(config, check_users, policy, diags);
+	if (r < 0)
+		return r;
+	return dg_diags_failed(diags) ? -EINVAL : 0;
 }

@@ -1,4 +1,6 @@
-/* Finding, checking and reading the policy files.
+/* Loading a policy: finding, checking and reading its files (load.c),
+ * then resolving its names (nss.c for the answers, resolve.c for what
+ * they mean), into the policy every decision starts from.
  *
  * Every file is opened with O_NOFOLLOW and judged by fstat on the opened
  * descriptor (root-owned, not writable by group or others, a regular
@@ -9,6 +11,7 @@
 
 #include "config.h"
 #include "diag.h"
+#include "policy.h"
 
 /* A policy file larger than this is refused: real policies are a few KB,
  * and the module must not read a huge file in every login. */
@@ -18,6 +21,19 @@
  * the caller must look at diags before using *out) or -ENOMEM.  *out is
  * always initialised and must be freed with dg_config_free(). */
 int dg_config_load(const char *path, struct dg_config *out,
+		   struct dg_diags *diags);
+
+/* Look every name of cfg up through NSS once, and build *policy from the
+ * answers (resolve.c).  0 (look at diags) or -ENOMEM. */
+int dg_policy_resolve(const struct dg_config *cfg, bool check_users,
+		      struct dg_policy *policy, struct dg_diags *diags);
+
+/* Load, check and resolve the policy.  check_users: also look up the user
+ * names in users lists, to warn about typos (the module matches them as
+ * written and never looks them up).  0, -EINVAL (errors are in diags) or
+ * -ENOMEM.  config and policy are always initialised. */
+int dg_policy_load(const char *path, bool check_users,
+		   struct dg_config *config, struct dg_policy *policy,
 		   struct dg_diags *diags);
 
 #endif

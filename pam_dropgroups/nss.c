@@ -12,15 +12,18 @@
 #include "util.h"
 
 /* Start from the size sysconf suggests and double on ERANGE: a group with
- * thousands of members does not fit any fixed buffer. */
+ * thousands of members does not fit any fixed buffer.  A suggestion
+ * above the first bound is not believed; nothing grows past the second. */
+#define NSS_BUFFER_START_MAX (1L << 20)
+#define NSS_BUFFER_FALLBACK 4096
+#define NSS_BUFFER_MAX (64u << 20)
+
 static size_t initial_buffer(int which)
 {
 	long n = sysconf(which);
 
-	return n > 0 && n < (1L << 20) ? (size_t)n : 4096;
+	return n > 0 && n < NSS_BUFFER_START_MAX ? (size_t)n : NSS_BUFFER_FALLBACK;
 }
-
-#define DG_NSS_BUFFER_MAX (64u << 20)
 
 /* glibc's *_r calls return 0 with a NULL result for "not found", and
  * nothing else means that: NSS_STATUS_UNAVAIL comes back as the errno the
@@ -52,7 +55,7 @@ static int get_group(const char *name, gid_t gid, struct group *gr,
 			return -ENOMEM;
 		r = name ? getgrnam_r(name, gr, b, size, &res)
 			 : getgrgid_r(gid, gr, b, size, &res);
-		if (r == ERANGE && size < DG_NSS_BUFFER_MAX) {
+		if (r == ERANGE && size < NSS_BUFFER_MAX) {
 			size *= 2;
 			continue;
 		}
@@ -78,7 +81,7 @@ static int get_user(const char *name, uid_t uid, struct passwd *pw,
 			return -ENOMEM;
 		r = name ? getpwnam_r(name, pw, b, size, &res)
 			 : getpwuid_r(uid, pw, b, size, &res);
-		if (r == ERANGE && size < DG_NSS_BUFFER_MAX) {
+		if (r == ERANGE && size < NSS_BUFFER_MAX) {
 			size *= 2;
 			continue;
 		}

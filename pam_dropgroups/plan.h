@@ -5,6 +5,7 @@
 
 #include "config.h"
 #include "diag.h"
+#include "load.h"
 #include "policy.h"
 
 struct dg_plan {
@@ -13,19 +14,6 @@ struct dg_plan {
 	struct dg_user user;
 	const struct dg_rule *rule; /* NULL: no rule matches */
 };
-
-/* Look every name of cfg up through NSS once, and build *policy from the
- * answers (resolve.c).  0 (look at diags) or -ENOMEM. */
-int dg_policy_resolve(const struct dg_config *cfg, bool check_users,
-		      struct dg_policy *policy, struct dg_diags *diags);
-
-/* Load, check and resolve the policy.  check_users: also look up the user
- * names in users lists, to warn about typos (the module matches them as
- * written and never looks them up).  0, -EINVAL (errors are in diags) or
- * -ENOMEM.  config and policy are always initialised. */
-int dg_policy_load(const char *path, bool check_users,
-		   struct dg_config *config, struct dg_policy *policy,
-		   struct dg_diags *diags);
 
 /* dg_policy_load, then look the user up and find the first matching rule.
  * plan->user.groups is filled when a rule matches by "%group", or when
