@@ -42,7 +42,7 @@ CORE         := util diag scan config policy resolve nss load idmap kernel plan 
 CORE_OBJS    := $(CORE:%=$(B)/%.o)
 PIE_OBJS     := $(CORE:%=$(B)/pie/%.o) $(B)/pie/cli.o
 UNIT_TESTS   := test_policy test_config test_resolve test_idmap test_property
-TEST_HELPERS := $(B)/logsink $(B)/libnss_dgfault.so.2 $(B)/allocfail \
+TEST_HELPERS  = $(B)/logsink $(B)/libnss_dgfault.so.2 $(B)/allocfail \
 		$(B)/pam_cycles $(B)/service_switch $(B)/two_sessions \
 		$(B)/pam_dropgroups-unpinned.so $(STRESS_HELPERS)
 
@@ -118,10 +118,10 @@ $(B)/stress:
 $(B)/stress/pam_dropgroups.so: $(STRESS_SRCS) $(wildcard $(SRC)/*.h) | $(B)/stress
 	$(call STRESS_CC,clang -fsanitize=thread)
 
-$(B)/stress/racy.so: $(STRESS_SRCS) tests/stress/race_canary.c | $(B)/stress
+$(B)/stress/racy.so: $(STRESS_SRCS) tests/stress/race_canary.c tests/stress/canary.h | $(B)/stress
 	$(call STRESS_CC,clang -fsanitize=thread,tests/stress/race_canary.c -Wl$(comma)--wrap=dg_plan_prepare)
 
-$(B)/stress/leaky.so: $(STRESS_SRCS) tests/stress/leak_canary.c | $(B)/stress
+$(B)/stress/leaky.so: $(STRESS_SRCS) tests/stress/leak_canary.c tests/stress/canary.h | $(B)/stress
 	$(call STRESS_CC,$(CC),tests/stress/leak_canary.c -Wl$(comma)--wrap=dg_plan_prepare)
 
 $(B)/stress/pam_threads: tests/stress/pam_threads.c | $(B)/stress

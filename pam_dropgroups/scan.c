@@ -137,6 +137,17 @@ static bool hex_fits(const char *h, size_t n, uint64_t max)
 	return true;
 }
 
+/* The integer of len characters at p, which libconfig would wrap. */
+static void report_wrapped(struct scan *s, const char *p, size_t len,
+			   bool suffix)
+{
+	scan_error(s, s->line,
+		   "number %.*s%s is out of range: libconfig would wrap it%s",
+		   SHOWN_LEN(len), p, SHOWN_MORE(len),
+		   suffix ? "" : " (write numbers above 2147483647 with an L "
+				 "suffix, as in 4294967294L)");
+}
+
 /* A number token at s->p (a digit, a sign or a dot): skip it, and report
  * an integer that libconfig would not keep exactly. */
 static void scan_number(struct scan *s)
@@ -157,12 +168,7 @@ static void scan_number(struct scan *s)
 			 * long long, through unsigned arithmetic that wraps */
 			if (!hex_fits(p + 2, digits,
 				      suffix ? INT64_MAX : INT32_MAX))
-				scan_error(s, s->line,
-					   "number %.*s%s is out of range: "
-					   "libconfig would wrap it%s",
-					   SHOWN_LEN(len), p, SHOWN_MORE(len),
-					   suffix ? "" : " (numbers above "
-						"2147483647 need an L suffix)");
+				report_wrapped(s, p, len, suffix);
 			s->p += len;
 			return;
 		}
@@ -179,12 +185,7 @@ static void scan_number(struct scan *s)
 		return;
 	}
 	if (!decimal_fits(q, digits, neg, suffix ? INT64_MAX : INT32_MAX))
-		scan_error(s, s->line,
-			   "number %.*s%s is out of range: libconfig would "
-			   "wrap it%s",
-			   SHOWN_LEN(len), p, SHOWN_MORE(len),
-			   suffix ? "" : " (write numbers above 2147483647 "
-				"with an L suffix, as in 4294967294L)");
+		report_wrapped(s, p, len, suffix);
 	s->p += len;
 }
 
