@@ -1,3 +1,6 @@
+/* The one apply path of the module and `dropgroups run`: read the
+ * groups, check them against the user namespace, decide, set no_new_privs,
+ * setgroups and read back, under one lock (apply.h says why). */
 #include "apply.h"
 
 #include <errno.h>

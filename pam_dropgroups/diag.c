@@ -1,3 +1,5 @@
+/* Diagnostics: a list of FILE:LINE: messages, each an error or a
+ * warning, that never loses a problem to an allocation failure. */
 #include "diag.h"
 
 #include <stdarg.h>

@@ -1,3 +1,5 @@
+/* The gid map of a user namespace, parsed, and whether a group list
+ * holds a gid the namespace cannot show as it is (pure). */
 #include "idmap.h"
 
 #include <errno.h>

@@ -1,3 +1,5 @@
+/* System calls and libcap: the process's groups, no_new_privs,
+ * capabilities, the gid map, and the kernel series' sysctls. */
 #include "kernel.h"
 
 #include <errno.h>

@@ -1,3 +1,6 @@
+/* From a policy path to a resolved policy: the files (found, checked
+ * and read race-free) and then their names (through nss.c and
+ * resolve.c). */
 #include "load.h"
 
 #include <dirent.h>

@@ -1,3 +1,5 @@
+/* NSS look-ups with the reentrant calls: groups by name and gid, users,
+ * a user's group list.  Only a clean "not found" is not found. */
 #include "nss.h"
 
 #include <errno.h>

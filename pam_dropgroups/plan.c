@@ -1,3 +1,6 @@
+/* The per-login plan: the policy, the user and the matching rule, and
+ * the decision for a group list, naming through NSS the gids it would
+ * drop when names matter. */
 #include "plan.h"
 
 #include <errno.h>

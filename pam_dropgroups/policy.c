@@ -1,3 +1,5 @@
+/* The decision: pure functions over gids, their names, and the rules
+ * (policy.h says what they promise). */
 #include "policy.h"
 
 #include <errno.h>

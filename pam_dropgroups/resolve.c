@@ -1,3 +1,5 @@
+/* The written policy plus NSS's answers to the resolved policy, with a
+ * diagnostic for every name that is missing or failed (pure). */
 #include "resolve.h"
 
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* Checked array growth and string lists. */
 #include "util.h"
 
 #include <errno.h>
