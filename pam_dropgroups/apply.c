@@ -76,6 +76,7 @@ static int set_and_verify(const struct dg_outcome *o, const gid_t *current,
 }
 
 static int apply_locked(const struct dg_plan *plan, bool always_nnp,
+			const struct dg_gid_names *known,
 			struct dg_outcome *out, struct dg_apply_error *why)
 {
 	_cleanup_free_ gid_t *current = NULL;
@@ -88,7 +89,7 @@ static int apply_locked(const struct dg_plan *plan, bool always_nnp,
 		return fail(why, DG_STEP_GETGROUPS, r);
 	if ((r = check_user_namespace(current, n, why)) < 0)
 		return r;
-	r = dg_plan_decide(plan, current, n, &o, &failed);
+	r = dg_plan_decide(plan, current, n, known, &o, &failed);
 	if (r == -ENOMEM)
 		return fail(why, DG_STEP_DECIDE, r);
 	if (r < 0) {
@@ -111,15 +112,52 @@ static int apply_locked(const struct dg_plan *plan, bool always_nnp,
 	return 0;
 }
 
-int dg_plan_apply(const struct dg_plan *plan, bool always_no_new_privs,
-		  struct dg_outcome *out, struct dg_apply_error *why)
+/* The names the decision for the current groups needs, looked up before
+ * the lock is taken: NSS can be slow (a directory, thousands of groups),
+ * and other threads' sessions should not wait on it.  Inside the lock,
+ * only a gid that appeared in between is still to be named. */
+static int name_ahead(const struct dg_plan *plan,
+		      const struct dg_gid_names *known,
+		      struct dg_gid_names *out, struct dg_apply_error *why)
 {
-	int r = pthread_mutex_lock(&apply_lock);
+	_cleanup_free_ gid_t *current = NULL;
+	struct dg_outcome o = {0};
+	size_t n = 0;
+	gid_t failed = 0;
+	int r;
 
-	if (r != 0)
+	if ((r = dg_get_groups(&current, &n)) < 0)
+		return fail(why, DG_STEP_GETGROUPS, r);
+	r = dg_plan_decide(plan, current, n, known, &o, &failed);
+	if (r == -ENOMEM)
+		return fail(why, DG_STEP_DECIDE, r);
+	if (r < 0) {
+		fail(why, DG_STEP_NAMES, r);
+		why->gid = failed;
+		return r;
+	}
+	*out = o.names;
+	o.names = (struct dg_gid_names){0};
+	dg_outcome_free(&o);
+	return 0;
+}
+
+int dg_plan_apply(const struct dg_plan *plan, bool always_no_new_privs,
+		  const struct dg_gid_names *known, struct dg_outcome *out,
+		  struct dg_apply_error *why)
+{
+	struct dg_gid_names named = {0};
+	int r = name_ahead(plan, known, &named, why);
+
+	if (r < 0)
+		return r;
+	if ((r = pthread_mutex_lock(&apply_lock)) != 0) {
+		dg_gid_names_free(&named);
 		return fail(why, DG_STEP_GETGROUPS, -r);
-	r = apply_locked(plan, always_no_new_privs, out, why);
+	}
+	r = apply_locked(plan, always_no_new_privs, &named, out, why);
 	(void)pthread_mutex_unlock(&apply_lock);
+	dg_gid_names_free(&named);
 	return r;
 }
 
@@ -193,8 +231,8 @@ char *dg_apply_error_text(const struct dg_apply_error *why)
 		break;
 	case DG_STEP_NAMES:
 		r = asprintf(&s, "looking up the name of gid %u failed: %s "
-				 "(a gid named like a restricting group must "
-				 "stay)",
+				 "(the policy decides by name whether it "
+				 "stays)",
 			     (unsigned)why->gid, strerror(-why->err));
 		break;
 	case DG_STEP_DECIDE:

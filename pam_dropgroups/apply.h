@@ -31,12 +31,15 @@ struct dg_apply_error {
 };
 
 /* Apply plan (whose rule must match) to the calling process.
- * always_no_new_privs sets no_new_privs whatever the rule says.  0 with
- * *out holding the decision applied, or -errno with *why filled; then the
- * groups are as they were (unless why->step is DG_STEP_VERIFY and
- * !why->restored), though no_new_privs, once set, stays set. */
+ * always_no_new_privs sets no_new_privs whatever the rule says; known
+ * (or NULL) holds names of gids looked up already, by an earlier call on
+ * the same PAM handle.  0 with *out holding the decision applied, or
+ * -errno with *why filled; then the groups are as they were (unless
+ * why->step is DG_STEP_VERIFY and !why->restored), though no_new_privs,
+ * once set, stays set. */
 int dg_plan_apply(const struct dg_plan *plan, bool always_no_new_privs,
-		  struct dg_outcome *out, struct dg_apply_error *why);
+		  const struct dg_gid_names *known, struct dg_outcome *out,
+		  struct dg_apply_error *why);
 
 /* The failure in words for one log line or one message, without the
  * outcome; NULL on ENOMEM. */

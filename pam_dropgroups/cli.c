@@ -225,7 +225,8 @@ static int explain(const struct dg_plan *plan, const char *service)
 		printf("rule at %s:%d matches: ", src->file, src->line);
 	printf("%s%s\n", src->mode == DG_MODE_DROP ? "drop" : "keep",
 	       src->no_new_privs ? ", no_new_privs" : "");
-	r = dg_plan_decide(plan, u->groups.v, u->groups.n, &o, &failed_gid);
+	r = dg_plan_decide(plan, u->groups.v, u->groups.n, NULL, &o,
+			   &failed_gid);
 	if (r < 0) {
 		struct dg_apply_error why = {.step = DG_STEP_NAMES, .err = r,
 					     .gid = failed_gid};
@@ -402,7 +403,7 @@ static int cmd_run(int argc, char **argv)
 	ret = prepare_run(config, service, &plan);
 	/* Always under no_new_privs: the unprivileged drop needs it, and
 	 * COMMAND then gains nothing from set-user-ID programs. */
-	if (ret == EXIT_OK && dg_plan_apply(&plan, true, &o, &why) < 0) {
+	if (ret == EXIT_OK && dg_plan_apply(&plan, true, NULL, &o, &why) < 0) {
 		_cleanup_free_ char *text = dg_apply_error_text(&why);
 
 		warnx("%s", text ? text : "out of memory");
@@ -474,6 +475,12 @@ static int cmd_sync_kernel(int argc, char **argv)
 				   argv[first]);
 	r = dg_policy_load(config, false, &cfg, &policy, &diags);
 	print_diags(&diags);
+	/* The kernel knows gids only: add every gid the group database calls
+	 * by a restricting name, as the module would keep it by name. */
+	if (r == 0 && (r = dg_nss_walk_named(&policy.restricting_names,
+					     &policy.restricting)) < 0 &&
+	    r != -ENOMEM)
+		warnx("walking the group database failed: %s", strerror(-r));
 	if (r < 0)
 		ret = failed(r);
 	else if (!(list = gid_list(&policy.restricting)))

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "util.h"
@@ -200,6 +201,49 @@ int dg_nss_gid_names(const struct dg_gids *gids, struct dg_gid_names *out,
 	return 0;
 }
 
+int dg_nss_walk_named(const struct dg_strings *names, struct dg_gids *out)
+{
+	struct { gid_t *v; size_t n, cap; } found = {0};
+	size_t size = initial_buffer(_SC_GETGR_R_SIZE_MAX);
+	_cleanup_free_ char *buf = malloc(size);
+	int r = buf ? 0 : -ENOMEM;
+
+	setgrent();
+	while (r == 0) {
+		struct group gr, *res = NULL;
+		int e = getgrent_r(&gr, buf, size, &res);
+
+		if (e == ERANGE && size < NSS_BUFFER_MAX) {
+			char *nb = realloc(buf, size * 2);
+
+			if (!nb) {
+				r = -ENOMEM;
+				break;
+			}
+			buf = nb;
+			size *= 2;
+			continue;
+		}
+		if (e == ENOENT || (e == 0 && !res))
+			break; /* the end of the walk */
+		if (e != 0)
+			r = -e;
+		else if (dg_strings_has_nocase(names, gr.gr_name) &&
+			 DG_APPEND(&found, gr.gr_gid) < 0)
+			r = -ENOMEM;
+	}
+	endgrent();
+	for (size_t i = 0; r == 0 && i < out->n; i++)
+		if (DG_APPEND(&found, out->v[i]) < 0)
+			r = -ENOMEM;
+	if (r == 0) {
+		dg_gids_free(out);
+		r = dg_gids_from(out, found.v, found.n);
+	}
+	free(found.v);
+	return r;
+}
+
 char *dg_group_label(gid_t gid)
 {
 	_cleanup_free_ char *buf = NULL;
@@ -215,15 +259,22 @@ char *dg_group_label(gid_t gid)
 	return r < 0 ? NULL : label;
 }
 
-/* A group name that exists nowhere, asked only to see whether every NSS
- * backend can still answer: they must all say a clean "not found". */
-#define PROBE_GROUP "pam-dropgroups-probe-no-such-group"
-
+/* Can every NSS backend still answer?  Ask for a group that exists
+ * nowhere: each must say a clean "not found".  The name is new on every
+ * call (pid and clock), so that no negative cache in front of a failing
+ * backend can answer for it.  0, or the -errno of the failure. */
 static int backends_answer(void)
 {
+	_cleanup_free_ char *probe = NULL;
+	struct timespec now = {0};
 	gid_t gid;
-	int r = dg_group_by_name(PROBE_GROUP, &gid);
+	int r;
 
+	(void)clock_gettime(CLOCK_MONOTONIC, &now);
+	if (asprintf(&probe, "pam-dropgroups-probe-%ld-%ld-%ld", (long)getpid(),
+		     (long)now.tv_sec, now.tv_nsec) < 0)
+		return -ENOMEM;
+	r = dg_group_by_name(probe, &gid);
 	return r < 0 ? r : 0;
 }
 

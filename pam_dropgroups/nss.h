@@ -35,6 +35,12 @@ int dg_nss_users_exist(const struct dg_strings *names,
 int dg_nss_gid_names(const struct dg_gids *gids, struct dg_gid_names *out,
 		     gid_t *failed);
 
+/* Every gid that the group database, walked whole (getgrent_r), calls by
+ * one of names (sorted ignoring case), added to *out.  For the CLI only:
+ * a walk is not reentrant, and a directory may not list its groups at
+ * all, so the module never walks.  0, or -errno. */
+int dg_nss_walk_named(const struct dg_strings *names, struct dg_gids *out);
+
 /* "name(gid)", or "gid" when the gid has no name; NULL on ENOMEM. */
 char *dg_group_label(gid_t gid);
 

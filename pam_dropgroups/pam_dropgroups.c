@@ -7,6 +7,7 @@
  * PAM_SYSTEM_ERR with system_err). */
 #include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,7 @@
 #include <security/pam_modules.h>
 
 #include "apply.h"
+#include "kernel.h"
 #include "nss.h"
 #include "plan.h"
 #include "util.h"
@@ -173,12 +175,15 @@ static char *list_groups(const struct dg_outcome *o, bool want_kept,
  * its monitor and pam_setcred in the child that becomes the session, and
  * ignores a pam_setcred failure after a public-key login: the account
  * check is what refuses a broken policy there, and the child must then
- * apply exactly what that check accepted. */
+ * apply exactly what that check accepted.  So the check also names,
+ * ahead, the gids the rule would drop (names keeps them): the child then
+ * has no look-up left to fail that it was not already checked for. */
 #define PLAN_DATA "pam_dropgroups:plan"
 
 struct kept_plan {
 	char *config, *service, *user;
 	struct dg_plan plan;
+	struct dg_gid_names names;
 };
 
 static void kept_plan_free(struct kept_plan *k)
@@ -186,6 +191,7 @@ static void kept_plan_free(struct kept_plan *k)
 	if (!k)
 		return;
 	dg_plan_free(&k->plan);
+	dg_gid_names_free(&k->names);
 	free(k->config);
 	free(k->service);
 	free(k->user);
@@ -207,8 +213,7 @@ static bool kept_plan_fits(const struct kept_plan *k, const char *config,
 
 /* The plan for this handle's service and user: the kept one, or a new
  * one (then kept).  NULL on failure, logged (one LOG_ERR line). */
-static const struct dg_plan *get_plan(pam_handle_t *pamh,
-				      const struct args *args)
+static struct kept_plan *get_plan(pam_handle_t *pamh, const struct args *args)
 {
 	const void *service = NULL, *user = NULL, *data = NULL;
 	struct dg_diags diags = {0};
@@ -221,9 +226,11 @@ static const struct dg_plan *get_plan(pam_handle_t *pamh,
 		log_fail(pamh, "no service or user name is set");
 		return NULL;
 	}
+	/* (PAM data is ours to change: pam_get_data hands out const only
+	 * because the caller may not own it) */
 	if (pam_get_data(pamh, PLAN_DATA, &data) == PAM_SUCCESS && data &&
 	    kept_plan_fits(data, args->config, service, user))
-		return &((const struct kept_plan *)data)->plan;
+		return (struct kept_plan *)(uintptr_t)data;
 
 	if (!(k = calloc(1, sizeof(*k))) || !(k->config = strdup(args->config)) ||
 	    !(k->service = strdup(service)) || !(k->user = strdup(user))) {
@@ -245,7 +252,7 @@ static const struct dg_plan *get_plan(pam_handle_t *pamh,
 		kept_plan_free(k);
 		return NULL;
 	}
-	return &k->plan;
+	return k;
 }
 
 static void log_no_rule(pam_handle_t *pamh, const struct args *args,
@@ -295,73 +302,136 @@ static void log_apply_error(pam_handle_t *pamh, const struct dg_apply_error *why
 }
 
 /* PAM_SUCCESS, PAM_IGNORE (no rule matches) or fail_code. */
-static int trim(pam_handle_t *pamh, int argc, const char **argv,
-		int fail_code)
+static int trim(pam_handle_t *pamh, const struct args *args, int fail_code)
 {
-	const struct dg_plan *plan;
 	struct dg_outcome outcome = {0};
 	struct dg_apply_error why;
-	struct args args;
-	int r;
+	struct kept_plan *k = get_plan(pamh, args);
 
-	r = parse_args(pamh, argc, argv, &args);
-	fail_code = failure(&args, fail_code);
-	if (r < 0 || !(plan = get_plan(pamh, &args)))
+	if (!k)
 		return fail_code;
-	if (!plan->rule) {
-		log_no_rule(pamh, &args, plan);
+	if (!k->plan.rule) {
+		log_no_rule(pamh, args, &k->plan);
 		return PAM_IGNORE;
 	}
-	if (dg_plan_apply(plan, false, &outcome, &why) < 0) {
+	if (dg_plan_apply(&k->plan, false, &k->names, &outcome, &why) < 0) {
 		log_apply_error(pamh, &why);
 		return fail_code;
 	}
-	log_applied(pamh, plan, &outcome);
+	log_applied(pamh, &k->plan, &outcome);
 	dg_outcome_free(&outcome);
 	return PAM_SUCCESS;
 }
 
+/* What account management and authentication check, changing nothing:
+ * the policy, the user, and, when the rule decides by name, the names of
+ * the gids it would drop from the user's groups as NSS lists them (kept
+ * with the plan, for the apply that comes later, maybe in a child that
+ * cannot refuse the login any more).  PAM_SUCCESS, PAM_IGNORE (no rule
+ * matches) or fail_code. */
+static int check_ahead(pam_handle_t *pamh, const struct args *args,
+		       int fail_code)
+{
+	struct kept_plan *k = get_plan(pamh, args);
+	struct dg_outcome o = {0};
+	struct dg_apply_error why = {.step = DG_STEP_NAMES};
+	struct dg_user *user;
+	int r;
+
+	if (!k)
+		return fail_code;
+	if (!k->plan.rule) {
+		log_no_rule(pamh, args, &k->plan);
+		return PAM_IGNORE;
+	}
+	if (!dg_decide_needs_names(&k->plan.policy, k->plan.rule))
+		return PAM_SUCCESS;
+	user = &k->plan.user;
+	if (!user->groups.n && (r = dg_user_groups(user, &user->groups)) < 0) {
+		log_fail(pamh, "the group list of user \"%s\" is incomplete: an "
+			       "NSS backend failed (%s)",
+			 user->name, strerror(-r));
+		return fail_code;
+	}
+	r = dg_plan_decide(&k->plan, user->groups.v, user->groups.n, &k->names,
+			   &o, &why.gid);
+	if (r < 0) {
+		why.err = r;
+		why.step = r == -ENOMEM ? DG_STEP_DECIDE : DG_STEP_NAMES;
+		log_apply_error(pamh, &why);
+		return fail_code;
+	}
+	dg_gid_names_free(&k->names);
+	k->names = o.names;
+	o.names = (struct dg_gid_names){0};
+	dg_outcome_free(&o);
+	return PAM_SUCCESS;
+}
+
+/* Not an authentication: the module never says who someone is.  But
+ * libpam replays the results of pam_authenticate in pam_setcred on the
+ * same handle, and ignores there every module that said PAM_IGNORE here,
+ * so a module that trims in setcred must not answer PAM_IGNORE when its
+ * rule matches: its setcred failure would then not count (login with a
+ * password, sshd with a password).  It answers as account management
+ * does, after the same check; the line belongs after the stack's real
+ * authentication modules, like pam_group's. */
 PAM_EXTERN int pam_sm_authenticate(pam_handle_t *pamh, int flags, int argc,
 				   const char **argv)
 {
-	(void)pamh, (void)flags, (void)argc, (void)argv;
-	/* Present in auth stacks only for setcred. */
-	return PAM_IGNORE;
+	struct args args;
+
+	(void)flags;
+	if (parse_args(pamh, argc, argv, &args) < 0)
+		return failure(&args, PAM_AUTH_ERR);
+	return check_ahead(pamh, &args, failure(&args, PAM_AUTH_ERR));
 }
 
 PAM_EXTERN int pam_sm_setcred(pam_handle_t *pamh, int flags, int argc,
 			      const char **argv)
 {
-	if (flags & (PAM_ESTABLISH_CRED | PAM_REINITIALIZE_CRED))
-		return trim(pamh, argc, argv, PAM_CRED_ERR);
-	return PAM_SUCCESS; /* refresh or delete: nothing of ours to do */
+	struct args args;
+
+	if (!(flags & (PAM_ESTABLISH_CRED | PAM_REINITIALIZE_CRED)))
+		return PAM_SUCCESS; /* refresh or delete: nothing of ours to do */
+	if (parse_args(pamh, argc, argv, &args) < 0)
+		return failure(&args, PAM_CRED_ERR);
+	/* A screen locker reinitialises the credentials of a session that
+	 * is running already, from the user's own process: it cannot set
+	 * groups, and has nothing of the login to trim. */
+	if ((flags & PAM_REINITIALIZE_CRED) && dg_has_cap_setgid() == 0) {
+		if (args.debug)
+			pam_syslog(pamh, LOG_DEBUG,
+				   "PAM_REINITIALIZE_CRED without CAP_SETGID: "
+				   "nothing to trim");
+		return PAM_IGNORE;
+	}
+	return trim(pamh, &args, failure(&args, PAM_CRED_ERR));
 }
 
 /* Account management changes nothing: it reads and checks the policy and
- * the user, so that a broken policy refuses the login before a session
- * starts, even in programs that ignore a failing pam_setcred. */
+ * the user (check_ahead), so that a broken policy refuses the login before
+ * a session starts, even in programs that ignore a failing pam_setcred. */
 PAM_EXTERN int pam_sm_acct_mgmt(pam_handle_t *pamh, int flags, int argc,
 				const char **argv)
 {
-	const struct dg_plan *plan;
 	struct args args;
 
 	(void)flags;
-	if (parse_args(pamh, argc, argv, &args) < 0 ||
-	    !(plan = get_plan(pamh, &args)))
+	if (parse_args(pamh, argc, argv, &args) < 0)
 		return failure(&args, PAM_PERM_DENIED);
-	if (!plan->rule) {
-		log_no_rule(pamh, &args, plan);
-		return PAM_IGNORE;
-	}
-	return PAM_SUCCESS;
+	return check_ahead(pamh, &args, failure(&args, PAM_PERM_DENIED));
 }
 
 PAM_EXTERN int pam_sm_open_session(pam_handle_t *pamh, int flags, int argc,
 				   const char **argv)
 {
+	struct args args;
+
 	(void)flags;
-	return trim(pamh, argc, argv, PAM_SESSION_ERR);
+	if (parse_args(pamh, argc, argv, &args) < 0)
+		return failure(&args, PAM_SESSION_ERR);
+	return trim(pamh, &args, failure(&args, PAM_SESSION_ERR));
 }
 
 PAM_EXTERN int pam_sm_close_session(pam_handle_t *pamh, int flags, int argc,

@@ -61,28 +61,49 @@ int dg_plan_prepare(const char *path, const char *service,
 	return 0;
 }
 
+/* The gids d drops that known does not name yet. */
+static int unnamed_drops(const struct dg_decision *d,
+			 const struct dg_gid_names *known, struct dg_gids *out)
+{
+	int r = dg_decision_dropped(d, out);
+	size_t n = 0;
+
+	if (r < 0)
+		return r;
+	for (size_t i = 0; i < out->n; i++)
+		if (!dg_gid_names_find(known, out->v[i]))
+			out->v[n++] = out->v[i];
+	out->n = n;
+	return 0;
+}
+
 int dg_plan_decide(const struct dg_plan *plan, const gid_t *current,
-		   size_t n_current, struct dg_outcome *out, gid_t *failed)
+		   size_t n_current, const struct dg_gid_names *known,
+		   struct dg_outcome *out, gid_t *failed)
 {
 	struct dg_outcome o = {0};
-	struct dg_gids dropped = {0};
+	struct dg_gids ask = {0};
+	struct dg_gid_names asked = {0};
 	int r;
 
 	r = dg_decide(current, n_current, plan->user.primary_gid,
-		      &plan->policy, plan->rule, NULL, &o.decision);
-	if (r < 0 || !o.decision.changed ||
-	    !dg_decide_needs_names(&plan->policy, plan->rule))
+		      &plan->policy, plan->rule, known, &o.decision);
+	if (r < 0 || !dg_decide_needs_names(&plan->policy, plan->rule))
 		goto out;
-	/* Names can only keep more: name what the first pass drops, and
-	 * decide again with the names. */
-	if ((r = dg_decision_dropped(&o.decision, &dropped)) < 0 ||
-	    (r = dg_nss_gid_names(&dropped, &o.names, failed)) < 0)
+	/* Names can only keep more: name what this pass drops, and decide
+	 * again with every name known. */
+	if ((r = unnamed_drops(&o.decision, known, &ask)) < 0 ||
+	    (ask.n && (r = dg_nss_gid_names(&ask, &asked, failed)) < 0) ||
+	    (r = dg_gid_names_merge(known, &asked, &o.names)) < 0)
 		goto out;
-	dg_decision_free(&o.decision);
-	r = dg_decide(current, n_current, plan->user.primary_gid,
-		      &plan->policy, plan->rule, &o.names, &o.decision);
+	if (ask.n) {
+		dg_decision_free(&o.decision);
+		r = dg_decide(current, n_current, plan->user.primary_gid,
+			      &plan->policy, plan->rule, &o.names, &o.decision);
+	}
 out:
-	dg_gids_free(&dropped);
+	dg_gids_free(&ask);
+	dg_gid_names_free(&asked);
 	if (r < 0)
 		dg_outcome_free(&o);
 	else

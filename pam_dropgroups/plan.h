@@ -31,11 +31,13 @@ struct dg_outcome {
 
 /* The decision for a process holding `current` under plan->rule, which
  * must not be NULL.  When the decision depends on names (restricting
- * names, keep names), every gid it would drop is named through NSS and
- * the decision made again.  0, -ENOMEM, or another -errno when NSS could
- * not name *failed. */
+ * names, keep names), every gid it would drop is named through NSS,
+ * except those `known` already names (it may be NULL), and the decision
+ * made again; out->names then holds every name used.  0, -ENOMEM, or
+ * another -errno when NSS could not name *failed. */
 int dg_plan_decide(const struct dg_plan *plan, const gid_t *current,
-		   size_t n_current, struct dg_outcome *out, gid_t *failed);
+		   size_t n_current, const struct dg_gid_names *known,
+		   struct dg_outcome *out, gid_t *failed);
 
 void dg_outcome_free(struct dg_outcome *o);
 void dg_plan_free(struct dg_plan *plan);

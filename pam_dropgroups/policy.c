@@ -67,6 +67,43 @@ const char *dg_gid_names_get(const struct dg_gid_names *names, gid_t gid)
 	return e ? e->name : NULL;
 }
 
+static int names_take(struct dg_gid_names *out, const struct dg_gid_name *e)
+{
+	struct dg_gid_name *n = &out->v[out->n];
+
+	n->gid = e->gid;
+	if (e->name && !(n->name = strdup(e->name)))
+		return -ENOMEM;
+	out->n++;
+	return 0;
+}
+
+int dg_gid_names_merge(const struct dg_gid_names *a,
+		       const struct dg_gid_names *b, struct dg_gid_names *out)
+{
+	size_t na = a ? a->n : 0, nb = b ? b->n : 0, i = 0, j = 0;
+	struct dg_gid_names m = {.v = dg_new0(struct dg_gid_name, na + nb)};
+	int r = 0;
+
+	if (!m.v)
+		return -ENOMEM;
+	while (r == 0 && (i < na || j < nb)) {
+		if (j == nb || (i < na && a->v[i].gid <= b->v[j].gid)) {
+			if (j < nb && a->v[i].gid == b->v[j].gid)
+				j++;
+			r = names_take(&m, &a->v[i++]);
+		} else {
+			r = names_take(&m, &b->v[j++]);
+		}
+	}
+	if (r < 0) {
+		dg_gid_names_free(&m);
+		return r;
+	}
+	*out = m;
+	return 0;
+}
+
 void dg_gid_names_free(struct dg_gid_names *names)
 {
 	for (size_t i = 0; i < names->n; i++)
@@ -83,6 +120,17 @@ static bool has_string(char *const *v, size_t n, const char *s)
 	return false;
 }
 
+/* Is name among the user names of a users list?  "%group" and "*"
+ * entries are not names: a user called "%students" is not a student. */
+static bool has_user_name(const struct dg_strings *users, const char *name)
+{
+	for (size_t i = 0; i < users->n; i++)
+		if (users->v[i][0] != '%' && strcmp(users->v[i], "*") != 0 &&
+		    strcmp(users->v[i], name) == 0)
+			return true;
+	return false;
+}
+
 static bool rule_matches(const struct dg_rule *rule, const char *service,
 			 const struct dg_user *user)
 {
@@ -91,7 +139,7 @@ static bool rule_matches(const struct dg_rule *rule, const char *service,
 	if (!has_string(src->services.v, src->services.n, service) &&
 	    !has_string(src->services.v, src->services.n, "*"))
 		return false;
-	if (rule->any_user || has_string(src->users.v, src->users.n, user->name))
+	if (rule->any_user || has_user_name(&src->users, user->name))
 		return true;
 	/* "%g": a member of g as NSS says, which includes the primary group. */
 	for (size_t i = 0; i < rule->user_groups.n; i++) {
@@ -129,10 +177,10 @@ static struct dg_verdict judge(gid_t gid, gid_t primary_gid,
 	bool listed = dg_gids_contains(&rule->named, gid);
 	bool named = rule->all || listed ||
 		     (rule->mode == DG_MODE_KEEP && name &&
-		      dg_strings_has_sorted(&rule->keep_names, name));
+		      dg_strings_has_nocase(&rule->keep_names, name));
 	bool by_gid = dg_gids_contains(&policy->restricting, gid);
 	bool by_name = !by_gid && name &&
-		       dg_strings_has_sorted(&policy->restricting_names, name);
+		       dg_strings_has_nocase(&policy->restricting_names, name);
 	struct dg_verdict v = {.gid = gid};
 
 	if (by_gid || by_name) {

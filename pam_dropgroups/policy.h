@@ -31,9 +31,10 @@ struct dg_rule {
 	enum dg_mode mode;
 	bool all;                   /* "*" in drop or keep */
 	struct dg_gids named;       /* the other drop/keep entries, by gid */
-	/* keep only: the names it gives, sorted.  A gid NSS calls by one of
-	 * these names is kept too, whatever gid the name resolved to: two
-	 * groups can share a name (a local and a directory one). */
+	/* keep only: the names it gives, sorted ignoring case.  A gid NSS
+	 * calls by one of these names (in any case) is kept too, whatever gid
+	 * the name resolved to: two groups can share a name (a local and a
+	 * directory one). */
 	struct dg_strings keep_names;
 };
 
@@ -41,10 +42,11 @@ struct dg_policy {
 	/* Restricting gids: those listed by number, and the gid each
 	 * restricting name resolves to. */
 	struct dg_gids restricting;
-	/* Every restricting name, sorted.  A gid that NSS calls by one of
-	 * them is restricting too: sudoers' "!%name" matches by name, and a
-	 * second group of that name (say, from a directory) has another
-	 * gid than getgrnam_r() returns. */
+	/* Every restricting name, sorted ignoring case.  A gid that NSS
+	 * calls by one of them is restricting too: sudoers' "!%name" matches
+	 * by name (and by default ignoring case), and a second group of that
+	 * name (say, from a directory) has another gid than getgrnam_r()
+	 * returns. */
 	struct dg_strings restricting_names;
 	struct dg_rule *rules;
 	size_t n_rules;
@@ -111,6 +113,10 @@ const struct dg_gid_name *dg_gid_names_find(const struct dg_gid_names *names,
 					    gid_t gid);
 /* The name NSS gave gid, or NULL (not asked, or no name). */
 const char *dg_gid_names_get(const struct dg_gid_names *names, gid_t gid);
+/* Every entry of a and of b (a's where both have one), copied, sorted:
+ * 0 or -ENOMEM. */
+int dg_gid_names_merge(const struct dg_gid_names *a,
+		       const struct dg_gid_names *b, struct dg_gid_names *out);
 void dg_gid_names_free(struct dg_gid_names *names);
 
 /* Index of the first rule that matches service and user, or -1.  Service

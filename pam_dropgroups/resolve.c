@@ -146,7 +146,7 @@ static int resolve_restricting(const struct dg_config *cfg,
 				       "restricting", ref->file, ref->line,
 				       diags);
 	}
-	dg_strings_sort_unique(&out->restricting_names);
+	dg_strings_sort_unique_nocase(&out->restricting_names);
 	return dg_gids_from(&out->restricting, v, n);
 }
 
@@ -188,7 +188,7 @@ static int resolve_groups(const struct dg_rule_src *src,
 			report_failure(status, "group", ref->name, what,
 				       ref->file, ref->line, diags);
 	}
-	dg_strings_sort_unique(&rule->keep_names);
+	dg_strings_sort_unique_nocase(&rule->keep_names);
 	return dg_gids_from(&rule->named, v, n);
 }
 
@@ -258,7 +258,7 @@ static void warn_restricting_named(const struct dg_rule *rule,
 
 		if (ref->name && strcmp(ref->name, "*") == 0)
 			continue;
-		if (!(ref->name && dg_strings_has_sorted(&policy->restricting_names,
+		if (!(ref->name && dg_strings_has_nocase(&policy->restricting_names,
 							 ref->name)) &&
 		    !(found && dg_gids_contains(&policy->restricting, gid)))
 			continue;

@@ -232,9 +232,54 @@ static bool is_name_char(char c)
 	return isalnum((unsigned char)c) || c == '*' || c == '-' || c == '_';
 }
 
+/* The Unicode bidirectional controls (UTF-8), which make an editor or a
+ * terminal show text in another order than the one libconfig reads. */
+static const char *const bidi_controls[] = {
+	"\xe2\x80\x8e", "\xe2\x80\x8f", "\xe2\x80\xaa", "\xe2\x80\xab",
+	"\xe2\x80\xac", "\xe2\x80\xad", "\xe2\x80\xae", "\xe2\x81\xa6",
+	"\xe2\x81\xa7", "\xe2\x81\xa8", "\xe2\x81\xa9", "\xd8\x9c",
+};
+
+/* Text that does not show as libconfig reads it: a carriage return that
+ * ends no line (a terminal prints what follows it over what precedes it,
+ * so "# x\rrestricting = ( ... );" looks like a setting and is a
+ * comment), other control characters, and bidirectional controls.  The
+ * first one is reported: one is enough to refuse the file. */
+static void check_invisible(struct scan *s, const char *text)
+{
+	int line = 1;
+
+	for (const char *c = text; *c; c++) {
+		unsigned char u = (unsigned char)*c;
+
+		if (u == '\n') {
+			line++;
+			continue;
+		}
+		if ((u == '\r' && c[1] != '\n') ||
+		    (u < 0x20 && u != '\t' && u != '\r') || u == 0x7f) {
+			scan_error(s, line,
+				   "control character 0x%02x: the file would "
+				   "not read as it shows (a carriage return may "
+				   "only end a line)",
+				   u);
+			return;
+		}
+		for (size_t i = 0; i < sizeof(bidi_controls) / sizeof(*bidi_controls); i++)
+			if (strncmp(c, bidi_controls[i], strlen(bidi_controls[i])) == 0) {
+				scan_error(s, line,
+					   "a Unicode bidirectional control: the "
+					   "file would not read as it shows");
+				return;
+			}
+	}
+}
+
 int dg_text_check(const char *file, const char *text, struct dg_diags *diags)
 {
 	struct scan s = {.file = file, .p = text, .line = 1, .diags = diags};
+
+	check_invisible(&s, text);
 
 	while (*s.p) {
 		char c = *s.p;

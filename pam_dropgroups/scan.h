@@ -15,7 +15,10 @@ int dg_text_find_include(const char *file, const char *text,
  *  - a comment opened with slash-star and never closed: libconfig ignores
  *    the rest of the file, a restricting list in it included;
  *  - integer literals that libconfig would wrap: it keeps a number
- *    without an L suffix in a 32-bit int, so 4294971397 reads as 4101.
+ *    without an L suffix in a 32-bit int, so 4294971397 reads as 4101;
+ *  - text that does not show as libconfig reads it: a carriage return
+ *    that ends no line, other control characters, Unicode bidirectional
+ *    controls.
  * Each is an error in diags.  Returns 0, or -EINVAL when it found one. */
 int dg_text_check(const char *file, const char *text, struct dg_diags *diags);
 

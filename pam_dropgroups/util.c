@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <string.h>
+#include <strings.h>
 
 int dg_grow(void **v, size_t *cap, size_t need, size_t elem)
 {
@@ -42,15 +43,20 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-void dg_strings_sort_unique(struct dg_strings *s)
+static int cmp_str_nocase(const void *a, const void *b)
+{
+	return strcasecmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void sort_unique(struct dg_strings *s, int (*cmp)(const void *, const void *))
 {
 	size_t out = 0;
 
 	if (s->n < 2)
 		return;
-	qsort(s->v, s->n, sizeof(*s->v), cmp_str);
+	qsort(s->v, s->n, sizeof(*s->v), cmp);
 	for (size_t i = 0; i < s->n; i++) {
-		if (out && strcmp(s->v[out - 1], s->v[i]) == 0)
+		if (out && cmp(&s->v[out - 1], &s->v[i]) == 0)
 			free(s->v[i]);
 		else
 			s->v[out++] = s->v[i];
@@ -58,9 +64,24 @@ void dg_strings_sort_unique(struct dg_strings *s)
 	s->n = out;
 }
 
+void dg_strings_sort_unique(struct dg_strings *s)
+{
+	sort_unique(s, cmp_str);
+}
+
+void dg_strings_sort_unique_nocase(struct dg_strings *s)
+{
+	sort_unique(s, cmp_str_nocase);
+}
+
 bool dg_strings_has_sorted(const struct dg_strings *s, const char *str)
 {
 	return s->n && bsearch(&str, s->v, s->n, sizeof(*s->v), cmp_str);
+}
+
+bool dg_strings_has_nocase(const struct dg_strings *s, const char *str)
+{
+	return s->n && bsearch(&str, s->v, s->n, sizeof(*s->v), cmp_str_nocase);
 }
 
 void dg_strings_free(struct dg_strings *s)

@@ -58,6 +58,10 @@ int dg_strings_add(struct dg_strings *s, const char *str);
 void dg_strings_sort_unique(struct dg_strings *s);
 /* Is str in s?  s must be sorted (dg_strings_sort_unique). */
 bool dg_strings_has_sorted(const struct dg_strings *s, const char *str);
+/* The same two, with names compared ignoring (ASCII) case: sudo matches
+ * group names that way by default (case_insensitive_group). */
+void dg_strings_sort_unique_nocase(struct dg_strings *s);
+bool dg_strings_has_nocase(const struct dg_strings *s, const char *str);
 void dg_strings_free(struct dg_strings *s);
 
 #endif

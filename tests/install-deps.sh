@@ -10,7 +10,7 @@ libpam0g-dev libconfig-dev libcap-dev libcmocka-dev
 pamtester libpam-modules libpam-modules-bin
 util-linux login bsdutils iproute2 procps
 man-db groff-base
-sudo openssh-server openssh-client
+sudo openssh-server openssh-client python3
 debhelper dpkg-dev lintian fakeroot
 acl valgrind clang libclang-rt-14-dev
 "

@@ -64,6 +64,43 @@ test_open_session_drops_named_groups() {
 test_setcred_establish_drops_named_groups() { check_case establish success "$ABUSERS" "$SSH" -- 1001 100 2003 3000; }
 test_setcred_reinitialize_drops_named_groups() { check_case reinitialize success "$ABUSERS" "$SSH" -- 1001 100 2003 3000; }
 
+# A screen locker reinitialises the credentials from the user's own
+# process: without CAP_SETGID there is nothing the module could trim.
+test_setcred_reinitialize_without_cap_setgid_is_ignored() {
+	PRE=(--inh-caps=-all --bounding-set=-setgid)
+	check_case reinitialize ignore "$ABUSERS" "$SSH" -- untouched
+	assert_log err 0
+}
+
+# libpam replays pam_authenticate's results in pam_setcred on the same
+# handle, and ignores there a module that said PAM_IGNORE: the module
+# answers authenticate as account management does, so that its setcred
+# failure counts (login and sshd with a password call both).
+test_setcred_failure_counts_after_authenticate() {
+	printf 'version = 1;\nrestricting = ( %s );\nrules = ( %s );\n' "$ABUSERS" "$SSH" | policy
+	{
+		echo "auth required pam_permit.so"
+		echo "auth required $MODULE config=$POLICY"
+		echo "account required pam_permit.so"
+		echo "session required pam_permit.so"
+		echo "session optional pam_exec.so quiet $TOP/tests/pam-exec/record-groups.sh $T/groups"
+	} > "/etc/pam.d/$SERVICE"
+	run_pam alice authenticate "setcred(PAM_ESTABLISH_CRED)" open_session
+	assert_rc 0
+	assert_groups 1001 100 2003 3000
+	# setgroups fails in setcred (no CAP_SETGID): the login must fail
+	PRE=(--inh-caps=-all --bounding-set=-setgid)
+	run_pam alice authenticate "setcred(PAM_ESTABLISH_CRED)" open_session
+	[ "$rc" -ne 0 ] || fail "setcred failed, and the login went through"
+	assert_log err 1 'setgroups failed: Operation not permitted'
+	log_reset
+	# and a broken policy already refuses authentication
+	PRE=()
+	echo 'version = 1; restricting = ( ); bogus = 1;' | policy
+	run_pam alice authenticate
+	[ "$rc" -ne 0 ] || fail "authenticate accepted a broken policy"
+}
+
 test_setcred_refresh_changes_nothing() {
 	check_case refresh success "$ABUSERS" "$SSH" -- untouched
 	assert_log info 0

@@ -245,6 +245,14 @@ test_unterminated_comment_in_a_drop_in_fails_closed() {
 	assert_groups 1001 2003 3000
 }
 
+# A terminal prints what follows a carriage return over what precedes
+# it: "# TODO<CR>restricting = ( ... );" shows a restricting list that is
+# a comment to libconfig.
+test_text_that_does_not_show_as_read_fails_closed() {
+	printf 'version = 1;\nrestricting = ( ); # TODO\rrestricting = ( "games-abusers" );\nrules = ( { services = "*"; drop = "*"; } );\n' | policy
+	expect_session_failure "$POLICY:2: control character 0x0d"
+}
+
 # libconfig 1.5 keeps a number without an L suffix in a 32-bit int:
 # 4294971397 is 2^32 + 4101, and would have dropped gid 4101.
 test_numbers_that_libconfig_would_wrap_fail_closed() {

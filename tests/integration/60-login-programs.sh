@@ -96,6 +96,62 @@ test_login_trims_the_user_s_groups() {
 	assert_log err 1 "$POLICY:1: unknown key \"bogus\""
 }
 
+# login with a password calls pam_authenticate, then pam_setcred on the
+# same handle: libpam must count the module's setcred there (see
+# test_setcred_failure_counts_after_authenticate).  login -f skips
+# authentication, so this drives the real password prompt on a pty.
+login_with_password() {
+	cat > "$T/pwlogin.py" <<-'PY'
+	import os, pty, select, signal, sys, time
+	pid, fd = pty.fork()
+	if pid == 0:
+	    os.execvp("login", ["login", "alice"])
+	buf = b""
+	def wait_for(pattern, seconds):
+	    global buf
+	    end = time.time() + seconds
+	    while time.time() < end:
+	        if select.select([fd], [], [], 0.2)[0]:
+	            try:
+	                data = os.read(fd, 4096)
+	            except OSError:
+	                return
+	            if not data:
+	                return
+	            buf += data
+	            if pattern in buf:
+	                return
+	wait_for(b"assword:", 20)
+	os.write(fd, b"test\n")
+	wait_for(b"$ ", 20)
+	os.write(fd, b"echo DG:$(id -G)\nexit\n")
+	wait_for(b"\0", 5)
+	# a refused login prompts again: end it either way
+	try:
+	    os.kill(pid, signal.SIGKILL)
+	except ProcessLookupError:
+	    pass
+	os.waitpid(pid, 0)
+	sys.stdout.write(buf.decode(errors="replace"))
+	PY
+	/usr/bin/python3 "$T/pwlogin.py" > "$T/login.out" 2>&1 || true
+	out=$(tr -d '\r' < "$T/login.out" | grep -a -o 'DG:[0-9 ]*$' | sed 's/^DG://' || true)
+	echo "  login alice (password) -> $out"
+}
+
+test_login_with_a_password_trims_and_refuses_a_broken_policy() {
+	login_policy
+	login_with_password
+	assert_ids "$out" $ALL
+	use_snippet login
+	login_with_password
+	assert_ids "$out" $TRIMMED
+	break_policy
+	login_with_password
+	[ -z "$out" ] || fail "login ran the shell with a broken policy: $out"
+	assert_log err 1 "$POLICY:1: unknown key \"bogus\""
+}
+
 test_session_line_alone_does_not_trim_login() {
 	# Why the login snippet uses the auth stack: login calls initgroups
 	# after pam_open_session.  If this ever trims, the docs are wrong.

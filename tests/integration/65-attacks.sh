@@ -105,6 +105,24 @@ test_attack_sudoers_negated_group_with_a_second_gid_of_that_name() {
 	echo "$out" | grep -qx 0 || fail "baseline: without 2005 sudo should allow it"
 }
 
+# sudo compares group names ignoring case by default
+# (case_insensitive_group): a group GAMES-ABUSERS is games-abusers to it.
+test_attack_sudoers_negated_group_named_in_other_case() {
+	sed 's/^games-abusers:x:2003:alice$/games-abusers:x:2003:/' /etc/group > "$T/group"
+	echo 'GAMES-ABUSERS:x:2005:alice' >> "$T/group"
+	cat "$T/group" > /etc/group
+	attack_policy
+	sudoers_deny_abusers
+	as_alice 'id -G; sudo -n /usr/bin/id -u'
+	echo "$out" | grep -qx '1001 2005' || fail "the session was not trimmed to primary + restricting"
+	[ "$rc" -ne 0 ] && ! echo "$out" | grep -qx 0 || fail "sudo let a member of GAMES-ABUSERS run id as root"
+	# the attack, had the policy protected only the gid 2003
+	sed -i 's/restricting = ( "games-abusers" );/restricting = ( 2003 );/' "$POLICY"
+	as_alice 'id -G; sudo -n /usr/bin/id -u'
+	echo "$out" | grep -qx 1001 || fail "baseline: the session should have lost 2005"
+	echo "$out" | grep -qx 0 || fail "baseline: without 2005 sudo should allow it"
+}
+
 test_attack_no_new_privs_makes_setuid_sudo_useless() {
 	attack_policy 'no_new_privs = true;'
 	cat > "$T/sudoers" <<-'EOF'

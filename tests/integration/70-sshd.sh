@@ -45,6 +45,32 @@ test_sshd_broken_policy_refuses_the_login() {
 	show_sshd_log
 }
 
+# What fails only when the module applies the policy (here: naming a gid
+# the rule would drop, in a directory that fails) would reach sshd's
+# session child, which only logs a failing pam_setcred after a public-key
+# login.  The account line names those gids ahead, so the login is
+# refused there, in the monitor.
+test_sshd_a_look_up_that_fails_refuses_the_login_at_the_account_step() {
+	use_directory 'group ldap-docker 6300 alice'
+	sshd_start
+	policy <<-'EOF'
+	version = 1;
+	restricting = ( "games-abusers" );
+	rules = ( { name = "ssh"; services = "sshd"; drop = [ "audio", "ldap-docker" ]; } );
+	EOF
+	use_snippet sshd
+	ssh_alice -- id -G
+	assert_ids "$out" 1001 100 44 46 2003 3000
+	directory 'group ldap-docker 6300 alice' 'fail getgrgid 6300 unavail EIO'
+	ssh_alice -- id -G
+	[ "$rc" -ne 0 ] || { show_sshd_log; fail "sshd ran the session with [$out]"; }
+	[ -z "$out" ] || fail "the remote command ran: $out"
+	log_flush
+	grep -F "pam_dropgroups(sshd:account)" "$LOG" |
+		grep -qF 'looking up the name of gid 6300 failed: Input/output error' ||
+		fail "no account error line names the failed look-up"
+}
+
 test_sshd_without_the_account_line_lets_a_broken_policy_through() {
 	# Why the sshd snippet has an account line: after a public-key login
 	# sshd only logs a failing pam_setcred.  If this ever fails, sshd

@@ -360,6 +360,25 @@ static void warnings_for_names_that_mislead(void **state)
 	done(&p);
 }
 
+/* A terminal prints what follows a lone carriage return over what comes
+ * before it: the restricting list below would look set, and be a comment. */
+static void text_that_does_not_show_as_read_is_refused(void **state)
+{
+	struct parsed p;
+
+	(void)state;
+	expect_error("version = 1;\nrestricting = ( ); # TODO\rrestricting = ( \"g\" );\n",
+		     2, "control character 0x0d");
+	expect_error("version = 1;\nrestricting = ( );\n# \x1b[2K\n", 3,
+		     "control character 0x1b");
+	expect_error("version = 1;\nrestricting = ( ); # \xe2\x80\xae );\n", 2,
+		     "bidirectional control");
+	/* CRLF line ends and tabs are fine */
+	parse(&p, "version = 1;\r\nrestricting =\t( );\r\n", DG_MAIN_FILE);
+	assert_false(dg_diags_failed(&p.diags));
+	done(&p);
+}
+
 static void empty_users_warns(void **state)
 {
 	struct parsed p;
@@ -413,6 +432,7 @@ int main(void)
 		cmocka_unit_test(numbers_libconfig_would_wrap_are_refused),
 		cmocka_unit_test(optional_restricting_entries),
 		cmocka_unit_test(warnings_for_names_that_mislead),
+		cmocka_unit_test(text_that_does_not_show_as_read_is_refused),
 		cmocka_unit_test(empty_users_warns),
 		cmocka_unit_test(rules_append_across_files),
 	};

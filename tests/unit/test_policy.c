@@ -316,6 +316,29 @@ static void keep_keeps_every_gid_of_a_kept_name(void **state)
 	}
 }
 
+/* sudo compares group names ignoring case by default: so does the check
+ * of restricting names, and of keep names. */
+static void names_match_ignoring_case(void **state)
+{
+	static struct dg_gid_name upper[] = {{AUDIO, "AUDIO"},
+					     {ABUSERS_TOO, "GAMES-ABUSERS"}};
+	static char *audio_name[] = {"audio"};
+	gid_t cur[] = {ALICE, AUDIO, ABUSERS_TOO};
+	struct dg_policy policy = abusers_by_name();
+	struct dg_rule r = keep_rule(NO_GIDS);
+	struct dg_gid_names names = {upper, 2};
+	struct dg_decision d;
+
+	(void)state;
+	r.keep_names = (struct dg_strings){audio_name, 1, 1};
+	assert_int_equal(dg_decide(cur, N(cur), ALICE, &policy, &r, &names, &d),
+			 0);
+	assert_int_equal(d.groups.n, 3);
+	assert_true(d.verdicts[2].by_name);
+	assert_int_equal(d.verdicts[0].reason, DG_REASON_NAMED);
+	dg_decision_free(&d);
+}
+
 /* A gid NSS has no name for might carry a restricting name that an
  * outage hides: with restricting names in the policy, it stays. */
 static void unnamed_gid_stays_when_restricting_names_exist(void **state)
@@ -426,6 +449,24 @@ static void percent_group_matches_members(void **state)
 	assert_int_equal(dg_policy_match(&p, "su", &u), 0);
 }
 
+/* "%students" names a group: a user called "%students" is no member. */
+static void percent_entry_is_never_a_user_name(void **state)
+{
+	static char *users_group[] = {"%students", "*x"};
+	struct dg_rule_src s = {.services = {svc_any, 1, 1},
+				.users_given = true,
+				.users = {users_group, 2, 2}};
+	struct dg_rule rules[] = {{.src = &s}};
+	struct dg_policy p = {.rules = rules, .n_rules = 1};
+	struct dg_user u = alice();
+
+	(void)state;
+	u.name = "%students";
+	assert_int_equal(dg_policy_match(&p, "su", &u), -1);
+	u.name = "*x";
+	assert_int_equal(dg_policy_match(&p, "su", &u), 0);
+}
+
 static void empty_users_matches_nobody(void **state)
 {
 	struct dg_rule_src s = {.services = {svc_any, 1, 1},
@@ -475,9 +516,11 @@ int main(void)
 		cmocka_unit_test(keep_keeps_every_gid_of_a_kept_name),
 		cmocka_unit_test(drop_does_not_drop_by_name),
 		cmocka_unit_test(unnamed_gid_stays_when_restricting_names_exist),
+		cmocka_unit_test(names_match_ignoring_case),
 		cmocka_unit_test(first_matching_rule_decides),
 		cmocka_unit_test(user_name_matching),
 		cmocka_unit_test(percent_group_matches_members),
+		cmocka_unit_test(percent_entry_is_never_a_user_name),
 		cmocka_unit_test(empty_users_matches_nobody),
 		cmocka_unit_test(normalize_and_contains),
 	};
