@@ -106,7 +106,13 @@ test_setcred_refresh_changes_nothing() {
 	assert_log info 0
 }
 
-test_authenticate_is_ignored() { check_case authenticate ignore "$ABUSERS" "$SSH" --; }
+# authenticate authenticates nobody, but answers as account management
+# does, so that libpam counts the module's setcred on the same handle.
+test_authenticate_answers_as_account_management() {
+	check_case authenticate success "$ABUSERS" "$SSH" --
+	check_case authenticate ignore "$ABUSERS" '{ services = "sshd"; drop = "*"; }' --
+	assert_log err 0
+}
 
 test_close_session_succeeds() {
 	check_case open_session success "$ABUSERS" "$SSH" -- 1001 100 2003 3000
