@@ -75,6 +75,27 @@ static int set_and_verify(const struct dg_outcome *o, const gid_t *current,
 	return r;
 }
 
+/* Read the process's groups into *current and decide for them: 0, or
+ * -errno with *why filled. */
+static int decide_now(const struct dg_plan *plan,
+		      const struct dg_gid_names *known, gid_t **current,
+		      size_t *n, struct dg_outcome *o, struct dg_apply_error *why)
+{
+	gid_t failed = 0;
+	int r;
+
+	if ((r = dg_get_groups(current, n)) < 0)
+		return fail(why, DG_STEP_GETGROUPS, r);
+	r = dg_plan_decide(plan, *current, *n, known, o, &failed);
+	if (r == -ENOMEM)
+		return fail(why, DG_STEP_DECIDE, r);
+	if (r < 0) {
+		fail(why, DG_STEP_NAMES, r);
+		why->gid = failed;
+	}
+	return r;
+}
+
 static int apply_locked(const struct dg_plan *plan, bool always_nnp,
 			const struct dg_gid_names *known,
 			struct dg_outcome *out, struct dg_apply_error *why)
@@ -82,19 +103,11 @@ static int apply_locked(const struct dg_plan *plan, bool always_nnp,
 	_cleanup_free_ gid_t *current = NULL;
 	struct dg_outcome o = {0};
 	size_t n = 0;
-	gid_t failed = 0;
 	int r;
 
-	if ((r = dg_get_groups(&current, &n)) < 0)
-		return fail(why, DG_STEP_GETGROUPS, r);
-	if ((r = check_user_namespace(current, n, why)) < 0)
-		return r;
-	r = dg_plan_decide(plan, current, n, known, &o, &failed);
-	if (r == -ENOMEM)
-		return fail(why, DG_STEP_DECIDE, r);
-	if (r < 0) {
-		fail(why, DG_STEP_NAMES, r);
-		why->gid = failed;
+	if ((r = decide_now(plan, known, &current, &n, &o, why)) < 0 ||
+	    (r = check_user_namespace(current, n, why)) < 0) {
+		dg_outcome_free(&o);
 		return r;
 	}
 	/* no_new_privs first: a failure after it can never leave fewer
@@ -123,19 +136,10 @@ static int name_ahead(const struct dg_plan *plan,
 	_cleanup_free_ gid_t *current = NULL;
 	struct dg_outcome o = {0};
 	size_t n = 0;
-	gid_t failed = 0;
-	int r;
+	int r = decide_now(plan, known, &current, &n, &o, why);
 
-	if ((r = dg_get_groups(&current, &n)) < 0)
-		return fail(why, DG_STEP_GETGROUPS, r);
-	r = dg_plan_decide(plan, current, n, known, &o, &failed);
-	if (r == -ENOMEM)
-		return fail(why, DG_STEP_DECIDE, r);
-	if (r < 0) {
-		fail(why, DG_STEP_NAMES, r);
-		why->gid = failed;
+	if (r < 0)
 		return r;
-	}
 	*out = o.names;
 	o.names = (struct dg_gid_names){0};
 	dg_outcome_free(&o);

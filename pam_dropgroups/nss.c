@@ -41,58 +41,92 @@ static int nss_result(int r, const void *res)
 	return r > 0 ? -r : -EIO;
 }
 
-/* One group look-up, by name (name != NULL) or by gid.  1 with *gr filled
- * and *buf holding its strings (the caller frees it), 0 when there is no
- * such group, or -errno when NSS could not answer. */
-static int get_group(const char *name, gid_t gid, struct group *gr,
-		     char **buf)
+/* One *_r call: the key, the entry to fill, the buffer; *found is the
+ * entry on success. */
+typedef int (*nss_call)(const void *key, void *entry, char *buf,
+			size_t size, void **found);
+
+static int call_getgrnam(const void *key, void *entry, char *buf, size_t size,
+			 void **found)
 {
-	size_t size = initial_buffer(_SC_GETGR_R_SIZE_MAX);
+	struct group *res = NULL;
+	int r = getgrnam_r(key, entry, buf, size, &res);
+
+	*found = res;
+	return r;
+}
+
+static int call_getgrgid(const void *key, void *entry, char *buf, size_t size,
+			 void **found)
+{
+	struct group *res = NULL;
+	int r = getgrgid_r(*(const gid_t *)key, entry, buf, size, &res);
+
+	*found = res;
+	return r;
+}
+
+static int call_getpwnam(const void *key, void *entry, char *buf, size_t size,
+			 void **found)
+{
+	struct passwd *res = NULL;
+	int r = getpwnam_r(key, entry, buf, size, &res);
+
+	*found = res;
+	return r;
+}
+
+static int call_getpwuid(const void *key, void *entry, char *buf, size_t size,
+			 void **found)
+{
+	struct passwd *res = NULL;
+	int r = getpwuid_r(*(const uid_t *)key, entry, buf, size, &res);
+
+	*found = res;
+	return r;
+}
+
+/* One look-up: start from the buffer size sysconf suggests and double it
+ * on ERANGE.  1 with *buf holding the entry's strings (the caller frees
+ * it), 0 when there is no such entry, or -errno when NSS could not
+ * answer. */
+static int nss_get(nss_call call, int sysconf_key, const void *key,
+		   void *entry, char **buf)
+{
+	size_t size = initial_buffer(sysconf_key);
 
 	for (;;) {
 		_cleanup_free_ char *b = malloc(size);
-		struct group *res = NULL;
+		void *found = NULL;
 		int r;
 
 		if (!b)
 			return -ENOMEM;
-		r = name ? getgrnam_r(name, gr, b, size, &res)
-			 : getgrgid_r(gid, gr, b, size, &res);
+		r = call(key, entry, b, size, &found);
 		if (r == ERANGE && size < NSS_BUFFER_MAX) {
 			size *= 2;
 			continue;
 		}
-		r = nss_result(r, res);
-		if (r > 0)
+		if ((r = nss_result(r, found)) > 0)
 			*buf = DG_TAKE(b);
 		return r;
 	}
 }
 
-/* The same for the password database, by name (name != NULL) or uid. */
+/* A group by name (name != NULL) or by gid, into *gr. */
+static int get_group(const char *name, gid_t gid, struct group *gr,
+		     char **buf)
+{
+	return name ? nss_get(call_getgrnam, _SC_GETGR_R_SIZE_MAX, name, gr, buf)
+		    : nss_get(call_getgrgid, _SC_GETGR_R_SIZE_MAX, &gid, gr, buf);
+}
+
+/* A user by name (name != NULL) or by uid, into *pw. */
 static int get_user(const char *name, uid_t uid, struct passwd *pw,
 		    char **buf)
 {
-	size_t size = initial_buffer(_SC_GETPW_R_SIZE_MAX);
-
-	for (;;) {
-		_cleanup_free_ char *b = malloc(size);
-		struct passwd *res = NULL;
-		int r;
-
-		if (!b)
-			return -ENOMEM;
-		r = name ? getpwnam_r(name, pw, b, size, &res)
-			 : getpwuid_r(uid, pw, b, size, &res);
-		if (r == ERANGE && size < NSS_BUFFER_MAX) {
-			size *= 2;
-			continue;
-		}
-		r = nss_result(r, res);
-		if (r > 0)
-			*buf = DG_TAKE(b);
-		return r;
-	}
+	return name ? nss_get(call_getpwnam, _SC_GETPW_R_SIZE_MAX, name, pw, buf)
+		    : nss_get(call_getpwuid, _SC_GETPW_R_SIZE_MAX, &uid, pw, buf);
 }
 
 int dg_group_by_name(const char *name, gid_t *gid)
