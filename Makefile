@@ -37,7 +37,8 @@ SRC          := pam_dropgroups
 CORE         := util diag config policy nss load kernel plan
 CORE_OBJS    := $(CORE:%=$(B)/%.o)
 UNIT_TESTS   := test_policy test_config test_property
-TEST_HELPERS := $(B)/logsink $(B)/nssfail.so $(B)/allocfail $(B)/pam_cycles
+TEST_HELPERS := $(B)/logsink $(B)/nssfail.so $(B)/allocfail $(B)/pam_cycles \
+		$(B)/nssprobe
 
 all: $(B)/pam_dropgroups.so $(B)/dropgroups
 
@@ -69,6 +70,10 @@ $(B)/allocfail: tests/faults/allocfail.c | $(B)
 
 $(B)/pam_cycles: tests/stress/pam_cycles.c | $(B)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS) -lpam
+
+# What each NSS look-up answers through a directory, and how long it takes.
+$(B)/nssprobe: tests/nssprobe.c | $(B)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS)
 
 $(B)/nssfail.so: tests/nssfail.c | $(B)
 	$(CC) $(ALL_CFLAGS) -shared -o $@ $< $(ALL_LDFLAGS) -ldl

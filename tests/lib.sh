@@ -133,12 +133,31 @@ sandbox_var() {
 	done
 }
 
+# at_exit CMD: run CMD (one string, eval'd) when the test ends, passed or
+# failed: the last registered first, then the sandbox's own clean-up.
+# For daemons a test starts (tests/directory.sh): the pid namespace ends
+# them with the test anyway, but in order, and where the log shows it.
+AT_EXIT=()
+at_exit() {
+	AT_EXIT+=("$1")
+}
+
+sandbox_exit() {
+	local i
+	for ((i = ${#AT_EXIT[@]} - 1; i >= 0; i--)); do
+		eval "${AT_EXIT[i]}" || true
+	done
+	cd / || true
+	umount -l "$T" 2>/dev/null || true
+	rmdir "$T" 2>/dev/null || true
+}
+
 sandbox_setup() {
 	T=$(mktemp -d /tmp/dgtest.XXXXXX)
 	# Everything the test writes lives in memory and dies with it; the
 	# empty directory on the host goes at exit.
 	mount -t tmpfs -o mode=0700 tmpfs "$T"
-	trap 'cd /; umount -l "$T" 2>/dev/null; rmdir "$T" 2>/dev/null' EXIT
+	trap sandbox_exit EXIT
 	chmod 0755 "$T"
 	ip link set lo up 2>/dev/null || true
 	sandbox_dev
