@@ -321,6 +321,11 @@ sssd_start() {
 		offline_timeout = 2
 		offline_timeout_max = 0
 		offline_timeout_random_offset = 0
+		# Storing 2,000 groups for one initgroups blocks sssd_be for
+		# 16-30 s on a loaded machine; its watchdog kills it after three
+		# missed 10 s heartbeats, and initgroups then answers the primary
+		# group alone.  Give it 3 x 60 s.
+		timeout = 60
 		EOF
 		chmod 0600 "$T/sssd/sssd.conf"
 		mount --bind "$T/sssd" /etc/sssd
@@ -431,7 +436,23 @@ nss_warm() {
 	id -G "$1"
 }
 
+# assert_many_ids GOT WANT...: assert_ids for long lists (2,000 groups):
+# prints the count, and on a mismatch only the difference.
+assert_many_ids() {
+	local got want diff
+	got=$(one_per_line "$1" | sort -u)
+	shift
+	want=$(one_per_line "$@" | sort -u)
+	[ -n "$got" ] || fail "the command printed no groups"
+	if [ "$got" != "$want" ]; then
+		diff=$(comm -3 <(echo "$want") <(echo "$got") |
+			sed 's/^\t/+/; s/^\([0-9]\)/-\1/' | xargs | cut -c1-300)
+		fail "groups: $(echo "$got" | wc -l) instead of $(echo "$want" | wc -l) (-missing +extra: $diff)"
+	fi
+	echo "groups: the $(echo "$got" | wc -l) expected"
+}
+
 # directory_groups USER: the user's groups as NSS gives them, sorted.
 directory_groups() {
-	id -G "$1" | xargs -n1 | sort -n -u | xargs
+	one_per_line "$(id -G "$1")" | sort -n -u | xargs
 }
