@@ -99,7 +99,7 @@ SAN_PRELOAD   = $(shell $(CC) -print-file-name=libasan.so) $(shell $(CC) -print-
 
 check-asan: deps
 	$(MAKE) B=build-asan CFLAGS="$(SAN_CFLAGS)" LDFLAGS="$(SAN_LDFLAGS)" \
-		all unit build-asan/logsink build-asan/nssfail.so
+		all unit build-asan/logsink build-asan/nssfail.so build-asan/nssprobe
 	BUILD=$(CURDIR)/build-asan DG_SANITIZE=1 LD_PRELOAD="$(SAN_PRELOAD)" \
 		ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:verify_asan_link_order=0:alloc_dealloc_mismatch=0 \
 		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \

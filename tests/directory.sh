@@ -51,12 +51,15 @@ bigdave_groups() {
 	echo 5002 6003 6100 $(seq "$DIR_BIG_FIRST" $((DIR_BIG_FIRST + DIR_BIG_COUNT - 1)))
 }
 
-declare -A DAEMON_PID=()
+declare -A DAEMON_PID=() DAEMON_AT_EXIT=()
 DIR_EXTRA=""
 
 # daemon_started NAME PID: stop it when the test ends.
 daemon_started() {
-	[ -n "${DAEMON_PID[$1]:-}" ] || at_exit "daemon_stop $1"
+	if [ -z "${DAEMON_AT_EXIT[$1]:-}" ]; then
+		at_exit "daemon_stop $1"
+		DAEMON_AT_EXIT[$1]=1
+	fi
 	DAEMON_PID[$1]=$2
 	echo "  started $1 (pid $2)"
 }
@@ -91,7 +94,8 @@ alive() {
 daemon_run() {
 	local name=$1 log=$2
 	shift 2
-	setsid "$@" > "$log" 2>&1 &
+	# (not our code: no sanitizer runtimes from make check-asan in it)
+	env -u LD_PRELOAD setsid "$@" > "$log" 2>&1 &
 	daemon_started "$name" $!
 	# (bash still reaps it, without a "Killed" line in the test's log)
 	disown $!
@@ -213,11 +217,13 @@ slapd_conf() {
 # slapd_start: the database, built offline (2,000 groups in well under a
 # second), then slapd on ldap://127.0.0.1 and ldapi in $T/slapd.
 slapd_start() {
+	command -v slapadd > /dev/null && [ -d /etc/ldap/schema ] ||
+		fail "slapd is not installed (tests/install-deps.sh)"
 	mkdir -p "$T/slapd/db"
 	slapd_conf > "$T/slapd/slapd.conf"
 	directory_ldif > "$T/slapd/data.ldif"
 	local t0=$SECONDS
-	slapadd -q -f "$T/slapd/slapd.conf" -l "$T/slapd/data.ldif" ||
+	env -u LD_PRELOAD slapadd -q -f "$T/slapd/slapd.conf" -l "$T/slapd/data.ldif" ||
 		fail "slapadd refused the test directory"
 	echo "  slapadd: $(grep -c '^dn:' "$T/slapd/data.ldif") entries in $((SECONDS - t0)) s"
 	slapd_run
@@ -229,7 +235,7 @@ slapd_run() {
 	# -d 0: no fork, so the pid is ours; the log goes to $T/slapd/log.
 	daemon_run slapd "$T/slapd/log" /usr/sbin/slapd -d 0 \
 		-h "$DIR_URI $ldapi" -f "$T/slapd/slapd.conf"
-	wait_for slapd ldapsearch -x -H "$DIR_URI" -b "$DIR_BASE" -s base
+	wait_for slapd env -u LD_PRELOAD ldapsearch -x -H "$DIR_URI" -b "$DIR_BASE" -s base
 }
 
 slapd_kill() { daemon_stop slapd KILL; }
@@ -244,7 +250,7 @@ slapd_restart() {
 ldap_admin() {
 	local cmd=$1
 	shift
-	"$cmd" -x -H "$DIR_URI" -D "$DIR_ADMIN" -w "$DIR_PW" "$@"
+	env -u LD_PRELOAD "$cmd" -x -H "$DIR_URI" -D "$DIR_ADMIN" -w "$DIR_PW" "$@"
 }
 
 # ------------------------------------------------------------------ nslcd
@@ -391,12 +397,15 @@ sssd_stop() {
 	done
 	daemon_stop sssd
 }
-# SSSD's own switches: offline for offline_timeout, and back.
-sssd_offline() { kill -USR1 "${DAEMON_PID[sssd]}"; sleep 0.5; }
-sssd_online() { kill -USR2 "${DAEMON_PID[sssd]}"; sleep 0.5; }
+# SSSD's own switch: SIGUSR1 makes it offline until the next retry, that
+# is for offline_timeout (2 s): enough for a look-up or two.  For a
+# lasting outage, take slapd away (slapd_kill, slapd_stop).
+# sssd_online: SIGUSR2, until SSSD really answers from slapd again.
+sssd_offline() { kill -USR1 "${DAEMON_PID[sssd]}"; sleep 0.2; }
+sssd_online() { sssd_wait_online; }
 # sssd_cache_expire: every cached entry out of date (offline, SSSD still
 # answers from it).
-sssd_cache_expire() { sss_cache -E; }
+sssd_cache_expire() { env -u LD_PRELOAD sss_cache -E; }
 # sssd_cache_wipe: no cache at all (stops sssd; start it again).
 sssd_cache_wipe() {
 	daemon_stop sssd
