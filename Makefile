@@ -44,7 +44,7 @@ PIE_OBJS     := $(CORE:%=$(B)/pie/%.o) $(B)/pie/cli.o
 UNIT_TESTS   := test_policy test_config test_resolve test_idmap test_property
 TEST_HELPERS  = $(B)/logsink $(B)/libnss_dgfault.so.2 $(B)/allocfail \
 		$(B)/pam_cycles $(B)/service_switch $(B)/two_sessions \
-		$(B)/pam_dropgroups-unpinned.so $(STRESS_HELPERS)
+		$(B)/pam_dropgroups-unpinned.so $(B)/nssprobe $(STRESS_HELPERS)
 
 all: $(B)/pam_dropgroups.so $(B)/dropgroups
 
@@ -98,7 +98,7 @@ $(B)/pam_dropgroups-unpinned.so: $(CORE_OBJS) $(B)/pam_dropgroups.o $(SRC)/modul
 
 # An NSS module that the sandbox puts after "files" (tests/nss/dgfault.c).
 $(B)/libnss_dgfault.so.2: tests/nss/dgfault.c | $(B)
-	$(CC) $(ALL_CFLAGS) -shared -Wl,-soname,libnss_dgfault.so.2 -o $@ $< \
+	$(CC) $(ALL_CFLAGS) -fPIC -shared -Wl,-soname,libnss_dgfault.so.2 -o $@ $< \
 		$(ALL_LDFLAGS)
 
 # The stress tests' module copies (tests/integration/95-stress.sh): built
@@ -129,6 +129,10 @@ $(B)/stress/pam_threads: tests/stress/pam_threads.c | $(B)/stress
 
 comma := ,
 
+# What each NSS look-up answers through a directory, and how long it takes.
+$(B)/nssprobe: tests/nss/nssprobe.c | $(B)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS)
+
 deps:
 	tests/install-deps.sh
 
@@ -155,7 +159,7 @@ check-asan: deps
 	$(MAKE) B=build-asan CFLAGS="$(SAN_CFLAGS)" LDFLAGS="$(SAN_LDFLAGS)" \
 		all unit build-asan/logsink build-asan/libnss_dgfault.so.2 \
 		build-asan/service_switch build-asan/two_sessions \
-		build-asan/pam_dropgroups-unpinned.so
+		build-asan/pam_dropgroups-unpinned.so build-asan/nssprobe
 	BUILD=$(CURDIR)/build-asan DG_SANITIZE=1 LD_PRELOAD="$(SAN_PRELOAD)" \
 		ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:verify_asan_link_order=0:alloc_dealloc_mismatch=0 \
 		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \

@@ -133,12 +133,31 @@ sandbox_var() {
 	done
 }
 
+# at_exit CMD: run CMD (one string, eval'd) when the test ends, passed or
+# failed: the last registered first, then the sandbox's own clean-up.
+# For daemons a test starts (tests/directory.sh): the pid namespace ends
+# them with the test anyway, but in order, and where the log shows it.
+AT_EXIT=()
+at_exit() {
+	AT_EXIT+=("$1")
+}
+
+sandbox_exit() {
+	local i
+	for ((i = ${#AT_EXIT[@]} - 1; i >= 0; i--)); do
+		eval "${AT_EXIT[i]}" || true
+	done
+	cd / || true
+	umount -l "$T" 2>/dev/null || true
+	rmdir "$T" 2>/dev/null || true
+}
+
 sandbox_setup() {
 	T=$(mktemp -d /tmp/dgtest.XXXXXX)
 	# Everything the test writes lives in memory and dies with it; the
 	# empty directory on the host goes at exit.
 	mount -t tmpfs -o mode=0700 tmpfs "$T"
-	trap 'cd /; umount -l "$T" 2>/dev/null; rmdir "$T" 2>/dev/null' EXIT
+	trap sandbox_exit EXIT
 	chmod 0755 "$T"
 	ip link set lo up 2>/dev/null || true
 	sandbox_dev
@@ -204,8 +223,9 @@ capture() {
 	set -e
 	out=$(cat "$T/out")
 	echo "  \$ $*  -> rc $rc"
-	sed 's/^/  stdout: /' "$T/out"
-	sed 's/^/  stderr: /' "$T/err"
+	# (long lines cut for the log: a 2,000-group `id -G` is one line)
+	cut -c1-300 "$T/out" | sed 's/^/  stdout: /'
+	cut -c1-300 "$T/err" | sed 's/^/  stderr: /'
 }
 
 assert_exit() {
@@ -232,9 +252,15 @@ assert_output() {
 	done
 }
 
+# one_per_line WORD...: the words, one a line (xargs -n1 without a
+# process per word: lists of 2,000 groups).
+one_per_line() {
+	printf '%s\n' "$*" | tr -s '[:space:]' '\n' | sed '/^$/d'
+}
+
 # The groups in a command's `id -G` output, sorted.
 sorted() {
-	echo "$@" | xargs -n1 | sort -n -u | xargs
+	one_per_line "$@" | sort -n -u | xargs
 }
 
 # assert_ids GOT WANT...: compare two group lists as sets.
@@ -319,11 +345,11 @@ run_pam() {
 # The groups the session ended up with, sorted, egid 0 included.
 groups_seen() {
 	[ -f "$T/groups" ] || fail "pam_exec recorded no groups"
-	head -n1 "$T/groups" | xargs -n1 | sort -n | xargs
+	one_per_line "$(head -n1 "$T/groups")" | sort -n | xargs
 }
 
 sorted_with_root() {
-	echo 0 "$@" | xargs -n1 | sort -n -u | xargs
+	one_per_line 0 "$@" | sort -n -u | xargs
 }
 
 assert_groups() {
