@@ -9,6 +9,7 @@
 #include <err.h>
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -112,45 +113,51 @@ static int failed(int r)
 	return EXIT_REFUSED;
 }
 
-/* Parse "-c FILE" (and, where service is not NULL, "-s SERVICE") for a
- * command; returns optind, or -1 after a usage message. */
-static int parse_opts(int argc, char **argv, const char **config,
-		      const char **service)
+/* What a command's options set; a NULL field is an option the command
+ * does not take. */
+struct opts {
+	const char **config;  /* -c, --config FILE */
+	const char **service; /* -s, --service SERVICE (run) */
+	const char **drop_in; /* -d, --drop-in FILE (check) */
+};
+
+/* Parse a command's options; returns optind, or -1 after a usage
+ * message.  Each option may be given once. */
+static int parse_opts(int argc, char **argv, const struct opts *o)
 {
-	static const struct option opts[] = {
+	static const struct option longopts[] = {
 		{"config", required_argument, NULL, 'c'},
 		{"service", required_argument, NULL, 's'},
+		{"drop-in", required_argument, NULL, 'd'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
-	bool seen_c = false, seen_s = false;
+	bool seen[UCHAR_MAX + 1] = {false};
 	int c;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, service ? "+c:s:h" : "+c:h", opts,
-				NULL)) != -1) {
-		switch (c) {
-		case 'c':
-			if (seen_c)
-				return usage_error("-c may be given only once"), -1;
-			seen_c = true;
-			*config = optarg;
-			break;
-		case 's':
-			if (!service)
-				return usage_error("-s is for run only"), -1;
-			if (seen_s)
-				return usage_error("-s may be given only once"), -1;
-			seen_s = true;
-			*service = optarg;
-			break;
-		case 'h':
+	while ((c = getopt_long(argc, argv, "+c:s:d:h", longopts, NULL)) != -1) {
+		const char **target = c == 'c'   ? o->config
+				      : c == 's' ? o->service
+				      : c == 'd' ? o->drop_in
+						 : NULL;
+
+		if (c == 'h') {
 			usage(stdout);
 			exit(EXIT_OK);
-		default:
+		}
+		if (c == '?') {
 			fprintf(stderr, "Try 'dropgroups --help'.\n");
 			return -1;
 		}
+		if (!target)
+			return usage_error("-%c is not an option of %s", c,
+					   argv[0]),
+			       -1;
+		if (seen[c])
+			return usage_error("-%c may be given only once", c), -1;
+		seen[c] = true;
+		*target = optarg;
 	}
 	return optind;
 }
@@ -159,11 +166,13 @@ static int parse_opts(int argc, char **argv, const char **config,
 
 static int cmd_check(int argc, char **argv)
 {
-	const char *config = DG_DEFAULT_CONFIG;
+	const char *config = DG_DEFAULT_CONFIG, *drop_in = NULL;
 	struct dg_diags diags = {0};
 	struct dg_config cfg = {0};
 	struct dg_policy policy = {0};
-	int first = parse_opts(argc, argv, &config, NULL);
+	int first = parse_opts(argc, argv,
+			       &(struct opts){.config = &config,
+					      .drop_in = &drop_in});
 	int r;
 
 	if (first < 0)
@@ -171,7 +180,7 @@ static int cmd_check(int argc, char **argv)
 	if (first != argc)
 		return usage_error("check: unexpected argument \"%s\"",
 				   argv[first]);
-	r = dg_policy_load(config, true, &cfg, &policy, &diags);
+	r = dg_policy_load(config, drop_in, true, &cfg, &policy, &diags);
 	print_diags(&diags);
 	if (r == 0)
 		printf("%s: valid: %zu rule(s), %zu restricting gid(s), %zu "
@@ -252,7 +261,7 @@ static int cmd_explain(int argc, char **argv)
 	const char *config = DG_DEFAULT_CONFIG;
 	struct dg_diags diags = {0};
 	struct dg_plan plan = {0};
-	int first = parse_opts(argc, argv, &config, NULL);
+	int first = parse_opts(argc, argv, &(struct opts){.config = &config});
 	int r, ret;
 
 	if (first < 0)
@@ -393,7 +402,9 @@ static int cmd_run(int argc, char **argv)
 	struct dg_outcome o = {0};
 	struct dg_plan plan = {0};
 	struct dg_apply_error why;
-	int first = parse_opts(argc, argv, &config, &service);
+	int first = parse_opts(argc, argv,
+			       &(struct opts){.config = &config,
+					      .service = &service});
 	int ret;
 
 	if (first < 0)
@@ -465,7 +476,7 @@ static int cmd_sync_kernel(int argc, char **argv)
 	struct dg_config cfg = {0};
 	struct dg_policy policy = {0};
 	_cleanup_free_ char *list = NULL;
-	int first = parse_opts(argc, argv, &config, NULL);
+	int first = parse_opts(argc, argv, &(struct opts){.config = &config});
 	int r, ret;
 
 	if (first < 0)
@@ -473,7 +484,7 @@ static int cmd_sync_kernel(int argc, char **argv)
 	if (first != argc)
 		return usage_error("sync-kernel: unexpected argument \"%s\"",
 				   argv[first]);
-	r = dg_policy_load(config, false, &cfg, &policy, &diags);
+	r = dg_policy_load(config, NULL, false, &cfg, &policy, &diags);
 	print_diags(&diags);
 	/* The kernel knows gids only: add every gid the group database calls
 	 * by a restricting name, as the module would keep it by name. */
@@ -496,8 +507,10 @@ static int cmd_sync_kernel(int argc, char **argv)
 /* --- the commands --- */
 
 static const struct verb verbs[] = {
-	{"check", "[-c FILE]",
-	 "validate the policy as pam_dropgroups would read it", cmd_check},
+	{"check", "[-c FILE] [-d DROP-IN]",
+	 "validate the policy as pam_dropgroups would read it (with\n"
+	 "               DROP-IN, a drop-in yet to be installed, as one of it)",
+	 cmd_check},
 	{"explain", "[-c FILE] SERVICE USER",
 	 "show which rule matches SERVICE and USER, and which of USER's\n"
 	 "               groups a session would keep or drop, and why",

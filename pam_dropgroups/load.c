@@ -314,7 +314,7 @@ static int list_drop_ins(int dirfd, const char *display,
 static int load_drop_ins(struct dg_config *cfg, int main_dirfd,
 			 const char *main_display, const char *inc,
 			 const char *inc_display, const char *main_file,
-			 struct dg_diags *diags)
+			 const char *skip, struct dg_diags *diags)
 {
 	_cleanup_close_ int dirfd = -1;
 	struct dg_strings names = {0};
@@ -327,6 +327,8 @@ static int load_drop_ins(struct dg_config *cfg, int main_dirfd,
 	for (size_t i = 0; i < names.n && r >= 0; i++) {
 		_cleanup_free_ char *display = NULL;
 
+		if (skip && strcmp(names.v[i], skip) == 0)
+			continue;
 		if (asprintf(&display, "%s/%s", inc_display, names.v[i]) < 0) {
 			display = NULL;
 			r = -ENOMEM;
@@ -394,37 +396,63 @@ static char *join_display(const char *dir, const char *name)
 		       : s;
 }
 
-int dg_config_load(const char *path, struct dg_config *out,
-		   struct dg_diags *diags)
+/* The directory part of path ("." or "/" where that is all), and a
+ * pointer to its last component.  NULL on ENOMEM. */
+static char *split_path(const char *path, const char **base)
+{
+	const char *slash = strrchr(path, '/');
+
+	*base = slash ? slash + 1 : path;
+	if (!slash)
+		return strdup(".");
+	if (slash == path)
+		return strdup("/");
+	return strndup(path, (size_t)(slash - path));
+}
+
+/* Open the directory that holds path, checked as the policy's own are.
+ * 0 with *dirfd open, -EINVAL (reported) or -ENOMEM. */
+static int open_parent(const char *path, char **dir, const char **base,
+		       int *dirfd, struct dg_diags *diags)
+{
+	if (!(*dir = split_path(path, base)))
+		return -ENOMEM;
+	if (!**base) {
+		dg_diags_add(diags, DG_ERROR, path, 0,
+			     "the path names a directory, not a file");
+		return -EINVAL;
+	}
+	/* The directory first, then the file relative to it: whoever can
+	 * write the directory can replace the file. */
+	return open_dir(AT_FDCWD, *dir, *dir, path, false, false, dirfd, diags);
+}
+
+/* A candidate drop-in, checked and read as the installed ones are. */
+static int load_extra_drop_in(struct dg_config *cfg, const char *path,
+			      struct dg_diags *diags)
+{
+	_cleanup_free_ char *dir = NULL;
+	_cleanup_close_ int dirfd = -1;
+	const char *base;
+	int r = open_parent(path, &dir, &base, &dirfd, diags);
+
+	return r < 0 ? r : load_one(cfg, dirfd, base, path, DG_DROP_IN, diags);
+}
+
+int dg_config_load(const char *path, const char *extra_drop_in,
+		   struct dg_config *out, struct dg_diags *diags)
 {
 	_cleanup_free_ char *dir = NULL, *inc = NULL, *inc_display = NULL;
 	_cleanup_close_ int dirfd = -1;
-	const char *slash = strrchr(path, '/');
-	const char *base = slash ? slash + 1 : path;
+	const char *base = NULL, *skip = NULL;
 	int r;
 
 	*out = (struct dg_config){0};
-	if (!*base) {
-		dg_diags_add(diags, DG_ERROR, path, 0,
-			     "the policy path names a directory, not a file");
-		return 0;
-	}
-	if (!slash)
-		dir = strdup(".");
-	else if (slash == path)
-		dir = strdup("/");
-	else
-		dir = strndup(path, (size_t)(slash - path));
-	if (!dir)
-		return -ENOMEM;
-
-	/* The directory first, then the file relative to it: whoever can
-	 * write the directory can replace the file. */
-	r = open_dir(AT_FDCWD, dir, dir, path, false, false, &dirfd, diags);
+	r = open_parent(path, &dir, &base, &dirfd, diags);
 	if (r == 0)
 		r = load_one(out, dirfd, base, path, DG_MAIN_FILE, diags);
 	if (r != 0)
-		return r < 0 ? r : 0;
+		return r == -ENOMEM ? r : 0;
 	/* Where the main file is broken, include_dir may be wrong too. */
 	if (dg_diags_failed(diags))
 		return 0;
@@ -432,8 +460,14 @@ int dg_config_load(const char *path, struct dg_config *out,
 	if (!(inc = include_dir_name(out, base)) ||
 	    !(inc_display = join_display(dir, inc)))
 		return -ENOMEM;
-	r = load_drop_ins(out, dirfd, dir, inc, inc_display, path, diags);
-	return r < 0 ? r : 0;
+	/* a candidate stands in for the installed drop-in of its name */
+	if (extra_drop_in)
+		skip = strrchr(extra_drop_in, '/') ? strrchr(extra_drop_in, '/') + 1
+						   : extra_drop_in;
+	r = load_drop_ins(out, dirfd, dir, inc, inc_display, path, skip, diags);
+	if (r == 0 && extra_drop_in)
+		r = load_extra_drop_in(out, extra_drop_in, diags);
+	return r == -ENOMEM ? r : 0;
 }
 
 /* The "%group" names: a wrong "not found" for one of them could make a
@@ -481,14 +515,14 @@ out:
 	return r;
 }
 
-int dg_policy_load(const char *path, bool check_users,
-		   struct dg_config *config, struct dg_policy *policy,
-		   struct dg_diags *diags)
+int dg_policy_load(const char *path, const char *extra_drop_in,
+		   bool check_users, struct dg_config *config,
+		   struct dg_policy *policy, struct dg_diags *diags)
 {
 	int r;
 
 	*policy = (struct dg_policy){0};
-	r = dg_config_load(path, config, diags);
+	r = dg_config_load(path, extra_drop_in, config, diags);
 	if (r < 0)
 		return r;
 	if (dg_diags_failed(diags))

@@ -17,23 +17,26 @@
  * and the module must not read a huge file in every login. */
 #define DG_POLICY_MAX_BYTES (1u << 20)
 
-/* Load the main file at `path` and its drop-ins into *out.  Returns 0 (and
- * the caller must look at diags before using *out) or -ENOMEM.  *out is
- * always initialised and must be freed with dg_config_free(). */
-int dg_config_load(const char *path, struct dg_config *out,
-		   struct dg_diags *diags);
+/* Load the main file at `path` and its drop-ins into *out; and, when
+ * extra_drop_in is not NULL, that file as one more drop-in, last, in place
+ * of an installed drop-in of the same name (to check a candidate before
+ * it is installed).  Returns 0 (and the caller must look at diags before
+ * using *out) or -ENOMEM.  *out is always initialised and must be freed
+ * with dg_config_free(). */
+int dg_config_load(const char *path, const char *extra_drop_in,
+		   struct dg_config *out, struct dg_diags *diags);
 
 /* Look every name of cfg up through NSS once, and build *policy from the
  * answers (resolve.c).  0 (look at diags) or -ENOMEM. */
 int dg_policy_resolve(const struct dg_config *cfg, bool check_users,
 		      struct dg_policy *policy, struct dg_diags *diags);
 
-/* Load, check and resolve the policy.  check_users: also look up the user
+/* Load (dg_config_load), check and resolve the policy.  check_users: also look up the user
  * names in users lists, to warn about typos (the module matches them as
  * written and never looks them up).  0, -EINVAL (errors are in diags) or
  * -ENOMEM.  config and policy are always initialised. */
-int dg_policy_load(const char *path, bool check_users,
-		   struct dg_config *config, struct dg_policy *policy,
-		   struct dg_diags *diags);
+int dg_policy_load(const char *path, const char *extra_drop_in,
+		   bool check_users, struct dg_config *config,
+		   struct dg_policy *policy, struct dg_diags *diags);
 
 #endif

@@ -64,6 +64,31 @@ test_check_warns_but_accepts_unknown_names_and_restricting_in_drop() {
 	assert_output check-warnings
 }
 
+# Configuration management validates a drop-in before it replaces the
+# installed one, together with the installed main policy (as visudo -cf
+# does for sudoers): check --drop-in FILE.
+test_check_a_drop_in_before_it_is_installed() {
+	example_policy
+	mkdir -m 0755 /etc/security/dropgroups.d
+	echo 'version = 1; restricting = ( "plugdev" );' | policy /etc/security/dropgroups.d/50-local.conf
+	mkdir -m 0700 "$T/candidate"
+	printf 'version = 1;\nrestricting = ( "students" );\n' | policy "$T/candidate/50-local.conf"
+	cli check --drop-in "$T/candidate/50-local.conf"
+	assert_exit 0
+	# it stands in for the installed 50-local.conf: 2003 and 3000 only
+	assert_in out "^$POLICY: valid: 2 rule\(s\), 2 restricting gid\(s\), 2 file\(s\) read$"
+	printf 'version = 1;\nrestricting = ( "students" ); bogus = 1;\n' | policy "$T/candidate/50-local.conf"
+	cli check -d "$T/candidate/50-local.conf"
+	assert_exit 1
+	assert_in err "^$T/candidate/50-local.conf:2: unknown key \"bogus\"$"
+	# held to the same file checks as an installed drop-in
+	printf 'version = 1;\n' | policy "$T/candidate/50-local.conf"
+	chmod 0666 "$T/candidate/50-local.conf"
+	cli check -d "$T/candidate/50-local.conf"
+	assert_exit 1
+	assert_in err 'the file is writable by group or others'
+}
+
 test_check_applies_the_module_file_checks() {
 	example_policy
 	chmod 0666 "$POLICY"
