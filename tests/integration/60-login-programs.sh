@@ -137,9 +137,14 @@ login_with_password() {
 	/usr/bin/python3 "$T/pwlogin.py" > "$T/login.out" 2>&1 || true
 	out=$(tr -d '\r' < "$T/login.out" | grep -a -o 'DG:[0-9 ]*$' | sed 's/^DG://' || true)
 	echo "  login alice (password) -> $out"
+	[ -n "$out" ] || tr -d '\r' < "$T/login.out" | tail -n 40 | sed 's/^/    | /'
 }
 
 test_login_with_a_password_trims_and_refuses_a_broken_policy() {
+	# libasan intercepts crypt(), but libcrypt arrives later with
+	# pam_unix's dlopen: the interceptor calls a NULL pointer, baseline
+	# included.  The plain build runs this test.
+	skip_under_sanitizers "ASan's crypt() interceptor crashes pam_unix"
 	login_policy
 	login_with_password
 	assert_ids "$out" $ALL
