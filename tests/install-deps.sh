@@ -24,6 +24,7 @@ acl valgrind clang libclang-rt-14-dev
 slapd ldap-utils
 nslcd libnss-ldapd
 libnss-sss sssd-common sssd-ldap sssd-tools
+cron at ansible libacl1-dev
 "
 # (SSSD: only the LDAP provider.  The "sssd" metapackage would add the
 # AD, IPA and Kerberos providers and the Samba libraries, for nothing.
@@ -216,14 +217,17 @@ if ! cmp -s "$work/nsswitch.conf" /etc/nsswitch.conf; then
 	cat "$work/nsswitch.conf" > /etc/nsswitch.conf
 	cmp -s "$work/nsswitch.conf" /etc/nsswitch.conf || bad="$bad /etc/nsswitch.conf"
 fi
-if ! diff -r "$work/pam.d" /etc/pam.d > "$work/pam.diff" 2>&1; then
+# A stack that a package brings for its own program (cron's, atd's) is
+# new and stays; a stack that was already there must not change.
+for f in /etc/pam.d/*; do
+	[ -e "$work/pam.d/${f##*/}" ] || echo "install-deps: new PAM stack $f (from $(dpkg -S "$f" 2>/dev/null | cut -d: -f1)); kept"
+done
+if ! (cd "$work/pam.d" && for f in *; do cmp -s "$f" "/etc/pam.d/$f" || echo "$f"; done) > "$work/pam.diff" ||
+	[ -s "$work/pam.diff" ]; then
 	echo "install-deps: the packages changed /etc/pam.d; restoring it:"
-	diff -ru "$work/pam.d" /etc/pam.d | sed 's/^/install-deps:   /' || true
-	for f in /etc/pam.d/*; do
-		[ -e "$work/pam.d/${f##*/}" ] || rm -f "$f"
-	done
+	diff -ru "$work/pam.d" /etc/pam.d | grep -v '^Only in /etc/pam.d' | sed 's/^/install-deps:   /' || true
 	cp -a "$work/pam.d/." /etc/pam.d/
-	diff -r "$work/pam.d" /etc/pam.d > /dev/null 2>&1 || bad="$bad /etc/pam.d"
+	(cd "$work/pam.d" && for f in *; do cmp -s "$f" "/etc/pam.d/$f" || exit 1; done) || bad="$bad /etc/pam.d"
 fi
 host_daemons > "$work/daemons.after"
 for pid in $(comm -13 "$work/daemons.before" "$work/daemons.after"); do
