@@ -4,7 +4,8 @@
 # For each VERSION (default: $KERNEL_VERSIONS, else 6.12): builds (or
 # takes from the cache) a stock and a patched bzImage (build-kernel.sh),
 # builds an initramfs (mkinitramfs.sh) from BUILD (default build/, which
-# must hold pam_dropgroups.so and dropgroups), boots each kernel under qemu-system-x86_64 with TCG, two VMs at a time,
+# must hold pam_dropgroups.so and dropgroups) with the series' kselftest,
+# boots each kernel under qemu-system-x86_64 with TCG, two VMs at a time,
 # and checks what /init (vm/init) prints on the serial console against
 # the plan (tests/kernel/plan): every section of the plan must begin, end
 # and report exactly its number of checks, and the VM must print its
@@ -13,7 +14,8 @@
 # and exits non-zero on any failure.
 #
 # Environment: KERNEL_CACHE, KERNEL_JOBS (see lib.sh), KERNEL_VM_TIMEOUT
-# (seconds per VM, default 900), KERNEL_QEMU_MEM (default 256M).  The serial logs
+# (seconds per VM, default 900), KERNEL_QEMU_MEM (default 256M),
+# KERNEL_RACE_SECONDS (the race section, default 5).  The serial logs
 # stay in $KERNEL_CACHE/run/VERSION/.
 set -uo pipefail
 kt_name=kernel-check
@@ -23,7 +25,7 @@ kt_name=kernel-check
 build=${BUILD:-$kt_top/build}
 read -r -a versions <<< "${*:-${KERNEL_VERSIONS:-6.12}}"
 flavours=(stock patched) modes=(stock patched) timeout=${KERNEL_VM_TIMEOUT:-900}
-mem=${KERNEL_QEMU_MEM:-256M} smp=1
+mem=${KERNEL_QEMU_MEM:-256M} smp=1 race=${KERNEL_RACE_SECONDS:-5}
 plan=$kt_here/plan
 
 t0=$(date +%s)
@@ -46,13 +48,15 @@ flock 8
 # sections MODE: the plan's sections for MODE, in order, comma-separated.
 sections() { awk -v m="$1" '$1 == m { printf "%s%s", n++ ? "," : "", $2 }' "$plan"; }
 
-# One initramfs per version.
+# One initramfs per version: the kselftest comes from its patched tree.
 jobs=()
 for v in "${versions[@]}"; do
 	run=$KERNEL_CACHE/run/$v
 	rm -rf "$run"
 	mkdir -p "$run"
-	"$kt_here/mkinitramfs.sh" "$run/initramfs.cpio.gz" "$build" "$run/initramfs" ||
+	ks=${kernel[$v/patched]}/kselftest/setgroups_drop
+	[ -x "$ks" ] || ks=""
+	"$kt_here/mkinitramfs.sh" "$run/initramfs.cpio.gz" "$build" "$run/initramfs" $ks ||
 		{ echo "not ok - $v: the initramfs did not build"; echo "0 passed, 1 failed"; exit 1; }
 	for i in "${!flavours[@]}"; do
 		jobs+=("$v ${flavours[$i]} ${modes[$i]}")
@@ -61,7 +65,7 @@ done
 
 boot() { # boot VERSION FLAVOUR MODE
 	local run=$KERNEL_CACHE/run/$1 append
-	append="console=ttyS0 panic=-1 quiet dgkernel=$2 dgsections=$(sections "$3")"
+	append="console=ttyS0 panic=-1 quiet dgkernel=$2 dgsections=$(sections "$3") dgrace=$race"
 	timeout -k 10 "$timeout" qemu-system-x86_64 -accel tcg -m "$mem" -smp "$smp" \
 		-nographic -no-reboot -nic none \
 		-kernel "${kernel[$1/$2]}/bzImage" -initrd "$run/initramfs.cpio.gz" \
@@ -135,7 +139,7 @@ for j in "${jobs[@]}"; do
 	read -r v _ m <<< "$j"
 	check "$v" "$m"
 done
-echo "# $skipped skipped"
+echo "# $skipped skipped (kselftest results that do not apply to the stock kernel)"
 echo "# versions ${versions[*]}, total time $(( $(date +%s) - t0 )) s"
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

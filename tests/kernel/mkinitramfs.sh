@@ -1,17 +1,21 @@
 #!/bin/bash
-# mkinitramfs.sh OUT.cpio.gz BUILD_DIR WORK_DIR
+# mkinitramfs.sh OUT.cpio.gz BUILD_DIR WORK_DIR [KSELFTEST]
 #
 # The kernel-check VM's initramfs: busybox (static), the module and the
 # CLI from BUILD_DIR, pamtester, libpam and the PAM modules the test
-# stacks use, the C helpers (seedtest, asuser, built static here), every
-# shared library those need (found with ldd), a test /etc, /init and the
-# sections it runs (tests/kernel/vm/).  Everything is owned by root in the archive.
+# stacks use, procps' sysctl (as sysctl.procps: it writes through stdio,
+# where busybox's sysctl makes one write), the C helpers (seedtest,
+# asuser, piecewrite, stickyrace, built static here), the series'
+# kselftest binary KSELFTEST if given, every shared library those need
+# (found with ldd), a test /etc, /init and the sections it runs
+# (tests/kernel/vm/).  Everything is owned by root in the archive.
 # WORK_DIR is scratch space (outside the repository).
 set -euo pipefail
 
-out=${1:?usage: mkinitramfs.sh OUT.cpio.gz BUILD_DIR WORK_DIR}
+out=${1:?usage: mkinitramfs.sh OUT.cpio.gz BUILD_DIR WORK_DIR [KSELFTEST]}
 build=${2:?}
 work=${3:?}
+kselftest=${4:-}
 here=$(cd "$(dirname "$0")" && pwd)
 cc=${CC:-gcc}
 multiarch=$($cc -print-multiarch)
@@ -58,19 +62,23 @@ done
 ccflags="-O2 -Wall -Wextra -Werror -static"
 # shellcheck disable=SC2086
 $cc $ccflags -no-pie -o "$work/helpers/seedtest" "$here/seedtest.c"
-for h in asuser; do
+for h in asuser piecewrite stickyrace; do
 	# shellcheck disable=SC2086
 	$cc $ccflags -o "$work/helpers/$h" "$here/$h.c"
 done
-for h in seedtest asuser; do
+for h in seedtest asuser piecewrite stickyrace; do
 	install -m 0755 "$work/helpers/$h" "$root/usr/local/bin/"
 done
 install -m 0755 "$here/vm/record-groups" "$root/usr/local/bin/record-groups"
+if [ -n "$kselftest" ]; then
+	install -m 0755 "$kselftest" "$root/usr/local/bin/setgroups_drop"
+fi
 
 # The project's module and CLI, pamtester and the PAM modules.
 install -m 0644 "$build/pam_dropgroups.so" "$root/usr/local/lib/security/"
 install -m 0755 "$build/dropgroups" "$root/usr/local/sbin/"
 install -m 0755 /usr/bin/pamtester "$root/usr/bin/"
+install -m 0755 /usr/sbin/sysctl "$root/usr/bin/sysctl.procps"
 for m in pam_permit pam_deny pam_exec; do
 	install -m 0644 "$pamlib/$m.so" "$root/usr/lib/$multiarch/security/"
 done
@@ -78,7 +86,8 @@ done
 # Every shared library they need, at the path the dynamic linker looks
 # for it (the archive has /lib -> usr/lib, as a merged-/usr host does).
 elves=("$root/usr/local/lib/security/pam_dropgroups.so"
-	"$root/usr/local/sbin/dropgroups" "$root/usr/bin/pamtester")
+	"$root/usr/local/sbin/dropgroups" "$root/usr/bin/pamtester"
+	"$root/usr/bin/sysctl.procps")
 for m in "$root/usr/lib/$multiarch/security/"*.so; do elves+=("$m"); done
 declare -A seen=()
 for elf in "${elves[@]}"; do
