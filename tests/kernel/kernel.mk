@@ -10,7 +10,8 @@
 #                              ends with "N passed, N failed"
 #   make kernel-check-6.1, make kernel-check-6.12
 #                              one version only
-#   make kernel-series-check   every prefix of each series builds
+#   make kernel-series-check   every prefix of each series builds, and
+#                              boots a kernel at least as safe as stock
 #
 # Kernels, sources and logs live in $(KERNEL_CACHE), outside the tree.
 # It relies on the top Makefile's `all` target and $(B).
