@@ -13,17 +13,19 @@
 # lockdep, PROVE_RCU, kmemleak).  Every option asked for must be in the
 # final config.
 #
-# Kernels are cached in $KERNEL_CACHE/kernels/VERSION-VARIANT-FLAVOUR-KEY/
+# Kernels are cached in $KERNEL_CACHE/kernels/VERSION-VARIANT-NAME-KEY/
 # (VARIANT is vm or debug), where KEY hashes everything that goes into
 # the image: the package version, the compiler, the config fragments,
-# this script and lib.sh, and each patch applied.  A cached kernel is
-# returned at once.  Otherwise it is built in one tree per version and
-# variant ($KERNEL_CACHE/work/VERSION-VARIANT/{src,obj}): the files the
-# last build patched are put back from the pristine tree, the patches
-# applied, and make rebuilds only what changed.  The series touches
-# kernel/groups.c, kernel/uid16.[ch] and files outside the kernel build,
-# so after one full build a stock or patched kernel of the same version
-# and variant costs a few objects and the link.
+# each patch applied, and $recipe below (bump it when this script
+# changes how a kernel is built).  A cached kernel is returned at once.
+# Otherwise it is built in one tree per version and variant
+# ($KERNEL_CACHE/work/VERSION-VARIANT/{src,obj}): the patches are applied
+# to copies of the files they touch, and only the files whose content
+# differs from the tree's are copied in, so make rebuilds only what
+# changed.  v2 of the series touches kernel/groups.c, kernel/uid16.[ch]
+# and files outside the kernel build, so after one full build a stock or
+# patched kernel of the same version and variant costs a few objects and
+# the link.
 set -euo pipefail
 kt_name=build-kernel
 # shellcheck source=tests/kernel/lib.sh
@@ -53,10 +55,11 @@ if [ "$flavour" = patched ]; then
 	fi
 fi
 
+recipe=2 # tinyconfig + fragments, make bzImage, the kselftest's Makefile
 key=$({
-	echo "$kt_pkg $kt_srcver $variant"
+	echo "$kt_pkg $kt_srcver $variant recipe $recipe"
 	${CC:-gcc} --version | head -n1
-	for f in "${fragments[@]}" "$0" "$kt_here/lib.sh"; do sha256sum < "$f"; done
+	for f in "${fragments[@]}"; do sha256sum < "$f"; done
 	for p in ${patches[@]+"${patches[@]}"}; do sha256sum < "$p"; done
 } | sha256sum | cut -c1-16)
 name=$flavour
@@ -85,23 +88,38 @@ if [ ! -e "$src/.dg-base" ] || [ "$(cat "$src/.dg-base")" != "$kt_srcver" ]; the
 	echo "$kt_srcver" > "$src/.dg-base"
 	: > "$src/.dg-touched"
 fi
-# Put back what the last build patched.  The copy gets a new mtime, so
-# make rebuilds what uses it.
+# The files this build patches and the ones the last build patched: put
+# their pristine versions in a staging directory, apply the patches
+# there, and copy into the tree only what differs from it, so that a
+# file whose content does not change keeps its mtime and make does not
+# rebuild what uses it.
+stage=$work/stage
+rm -rf "$stage"
+mkdir -p "$stage"
+for p in ${patches[@]+"${patches[@]}"}; do sed -n 's|^+++ b/||p' "$p"; done > "$work/touched.new"
+sort -u "$src/.dg-touched" "$work/touched.new" > "$work/touched.all"
+while read -r f; do
+	[ -n "$f" ] && [ -e "$pristine/$f" ] || continue
+	mkdir -p "$stage/$(dirname "$f")"
+	cp "$pristine/$f" "$stage/$f"
+done < "$work/touched.all"
+for p in ${patches[@]+"${patches[@]}"}; do
+	kt_say "applying $(basename "$p")"
+	patch -p1 -d "$stage" --forward --batch --quiet < "$p" ||
+		kt_die "$(basename "$p") does not apply to $kt_pkg $kt_srcver"
+done
 while read -r f; do
 	[ -n "$f" ] || continue
-	if [ -e "$pristine/$f" ]; then
-		cp "$pristine/$f" "$src/$f"
+	if [ -e "$stage/$f" ]; then
+		if ! cmp -s "$stage/$f" "$src/$f"; then
+			mkdir -p "$src/$(dirname "$f")"
+			cp "$stage/$f" "$src/$f"
+		fi
 	else
 		rm -f "$src/$f"
 	fi
-done < <(sort -u "$src/.dg-touched")
-: > "$src/.dg-touched"
-for p in ${patches[@]+"${patches[@]}"}; do
-	sed -n 's|^+++ b/||p' "$p" >> "$src/.dg-touched"
-	kt_say "applying $(basename "$p")"
-	patch -p1 -d "$src" --forward --batch --quiet < "$p" ||
-		kt_die "$(basename "$p") does not apply to $kt_pkg $kt_srcver"
-done
+done < "$work/touched.all"
+sort -u "$work/touched.new" > "$src/.dg-touched"
 
 rm -rf "$out.tmp"
 mkdir -p "$out.tmp"
