@@ -35,7 +35,7 @@ prefix="PATCH v2"
 
 git_t() {
 	git -C "$tree" -c user.name="pam_dropgroups developers" \
-		-c user.email=dropgroups@example.org "$@"
+		-c user.email=dropgroups@example.org -c core.abbrev=12 "$@"
 }
 
 case $cmd in
@@ -52,6 +52,7 @@ init)
 	rm -f "$tree/.dg-extracted"
 	git -C "$tree" init -q -b series
 	git_t config core.autocrlf false
+	git_t config advice.addIgnoredFile false
 	# -f: the tarball is exactly the source, some of which matches the
 	# tree's own .gitignore files.
 	git_t add -A -f .
@@ -69,7 +70,12 @@ init)
 		# The description: the subject without "[PATCH v2 0/N] ", a
 		# blank line, the text up to git's shortlog ("Name (N):").
 		{
-			sed -n 's/^Subject: \[[^]]*\] //p' "$cover" | head -n1
+			# the Subject header, unfolded
+			awk '/^Subject: / { s = $0; getline
+					     while (/^ /) { s = s $0; getline }
+					     print s; exit }' "$cover" |
+				sed 's/^Subject: \[[^]]*\] //'
+
 			echo
 			awk 'body && /^[^ \t].* \([0-9]+\):$/ { exit }
 			     body { print }
