@@ -13,9 +13,15 @@
 # fails the run instead of shrinking it.  Ends with "N passed, N failed"
 # and exits non-zero on any failure.
 #
+# KERNEL_DEBUG=1: only the patched kernel, built with KASAN, lockdep,
+# PROVE_RCU and kmemleak (kernel.debug.config), two CPUs, running the
+# plan's "debug" sections: the kselftest, a race of sticky-list writers
+# against drops for KERNEL_RACE_SECONDS (default 120), and a scan of the
+# kernel log and of kmemleak.
+#
 # Environment: KERNEL_CACHE, KERNEL_JOBS (see lib.sh), KERNEL_VM_TIMEOUT
-# (seconds per VM, default 900), KERNEL_QEMU_MEM (default 256M),
-# KERNEL_RACE_SECONDS (the race section, default 5).  The serial logs
+# (seconds per VM, default 900, 3600 with KERNEL_DEBUG),
+# KERNEL_QEMU_MEM (default 256M, 1G with KERNEL_DEBUG).  The serial logs
 # stay in $KERNEL_CACHE/run/VERSION/.
 set -uo pipefail
 kt_name=kernel-check
@@ -24,8 +30,14 @@ kt_name=kernel-check
 
 build=${BUILD:-$kt_top/build}
 read -r -a versions <<< "${*:-${KERNEL_VERSIONS:-6.12}}"
-flavours=(stock patched) modes=(stock patched) timeout=${KERNEL_VM_TIMEOUT:-900}
-mem=${KERNEL_QEMU_MEM:-256M} smp=1 race=${KERNEL_RACE_SECONDS:-5}
+debug=${KERNEL_DEBUG:-0}
+if [ "$debug" = 1 ]; then
+	flavours=(patched) modes=(debug) timeout=${KERNEL_VM_TIMEOUT:-3600}
+	mem=${KERNEL_QEMU_MEM:-1G} smp=2 race=${KERNEL_RACE_SECONDS:-120}
+else
+	flavours=(stock patched) modes=(stock patched) timeout=${KERNEL_VM_TIMEOUT:-900}
+	mem=${KERNEL_QEMU_MEM:-256M} smp=1 race=${KERNEL_RACE_SECONDS:-5}
+fi
 plan=$kt_here/plan
 
 t0=$(date +%s)
@@ -66,6 +78,7 @@ done
 boot() { # boot VERSION FLAVOUR MODE
 	local run=$KERNEL_CACHE/run/$1 append
 	append="console=ttyS0 panic=-1 quiet dgkernel=$2 dgsections=$(sections "$3") dgrace=$race"
+	[ "$3" = debug ] && append="$append dgdebug=1 kmemleak=on"
 	timeout -k 10 "$timeout" qemu-system-x86_64 -accel tcg -m "$mem" -smp "$smp" \
 		-nographic -no-reboot -nic none \
 		-kernel "${kernel[$1/$2]}/bzImage" -initrd "$run/initramfs.cpio.gz" \
@@ -129,7 +142,7 @@ check() {
 		echo "not ok - $v $m: $((o + n + k)) checks outside any section"
 		passed=$((passed + o)) failed=$((failed + n + 1))
 	fi
-	if ! grep -qx "# kernel-check: $m done" "$log"; then
+	if ! grep -qx "# kernel-check: $(echo "$m" | sed 's/debug/patched/') done" "$log"; then
 		echo "not ok - $v $m: the VM did not finish (qemu exit $(cat "$run/rc-$m"), 124 is the ${timeout} s timeout); last lines of $log:"
 		tail -n 15 "$log" | sed 's/^/#   /'
 		failed=$((failed + 1))

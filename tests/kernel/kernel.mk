@@ -8,6 +8,10 @@
 #                              patched kernel, boot both in qemu (TCG)
 #                              and check them against tests/kernel/plan;
 #                              ends with "N passed, N failed"
+#   make kernel-check KERNEL_DEBUG=1
+#                              the patched kernels with KASAN, lockdep,
+#                              PROVE_RCU and kmemleak: the kselftest, a
+#                              sticky-list race, the kernel log
 #   make kernel-check-6.1, make kernel-check-6.12
 #                              one version only
 #   make kernel-series-check   every prefix of each series builds, and
@@ -18,9 +22,10 @@
 
 KERNEL_TESTS      := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
 KERNEL_VERSIONS   ?= 6.12 6.1
+KERNEL_DEBUG      ?= 0
 # root (CI): /var/cache; anyone else: the XDG cache directory.
 KERNEL_CACHE      ?= $(if $(filter 0,$(shell id -u)),/var/cache/dropgroups-kernel,$(or $(XDG_CACHE_HOME),$(HOME)/.cache)/dropgroups-kernel)
-KERNEL_ENV         = KERNEL_CACHE=$(KERNEL_CACHE)
+KERNEL_ENV         = KERNEL_CACHE=$(KERNEL_CACHE) KERNEL_DEBUG=$(KERNEL_DEBUG)
 
 kernel-check:
 	$(KERNEL_TESTS)/install-deps.sh $(KERNEL_VERSIONS)
