@@ -27,7 +27,7 @@
 # patched kernel of the same version and variant costs a few objects and
 # the link.
 set -euo pipefail
-kt_name=build-kernel
+kt_name="build-kernel"
 # shellcheck source=tests/kernel/lib.sh
 . "$(dirname "$0")/lib.sh"
 

@@ -24,7 +24,7 @@
 # Environment as for kernel-check.sh (KERNEL_CACHE, KERNEL_JOBS,
 # KERNEL_SERIES_DIR to check another series, such as v1).
 set -uo pipefail
-kt_name=check-series
+kt_name="check-series"
 # shellcheck source=tests/kernel/lib.sh
 . "$(dirname "$0")/lib.sh"
 

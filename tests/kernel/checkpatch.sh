@@ -8,7 +8,7 @@
 # checkpatch's SPDX check), from Debian; /usr/bin comes first in PATH so
 # that checkpatch's helpers find the system python3 and its modules.
 set -uo pipefail
-kt_name=checkpatch
+kt_name="checkpatch"
 # shellcheck source=tests/kernel/lib.sh
 . "$(dirname "$0")/lib.sh"
 

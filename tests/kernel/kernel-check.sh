@@ -24,7 +24,7 @@
 # KERNEL_QEMU_MEM (default 256M, 1G with KERNEL_DEBUG).  The serial logs
 # stay in $KERNEL_CACHE/run/VERSION/.
 set -uo pipefail
-kt_name=kernel-check
+kt_name="kernel-check"
 # shellcheck source=tests/kernel/lib.sh
 . "$(dirname "$0")/lib.sh"
 
@@ -68,7 +68,7 @@ for v in "${versions[@]}"; do
 	mkdir -p "$run"
 	ks=${kernel[$v/patched]}/kselftest/setgroups_drop
 	[ -x "$ks" ] || ks=""
-	"$kt_here/mkinitramfs.sh" "$run/initramfs.cpio.gz" "$build" "$run/initramfs" $ks ||
+	"$kt_here/mkinitramfs.sh" "$run/initramfs.cpio.gz" "$build" "$run/initramfs" ${ks:+"$ks"} ||
 		{ echo "not ok - $v: the initramfs did not build"; echo "0 passed, 1 failed"; exit 1; }
 	for i in "${!flavours[@]}"; do
 		jobs+=("$v ${flavours[$i]} ${modes[$i]}")

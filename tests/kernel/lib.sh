@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # tests/kernel/lib.sh: sourced (bash) by the kernel harness scripts.
 #
 # The kernel versions the series is kept for, where each one's patches
@@ -18,6 +19,7 @@ KERNEL_CACHE=${KERNEL_CACHE:-$( [ "$(id -u)" = 0 ] && echo /var/cache/dropgroups
 export KERNEL_CACHE
 # Other people build on this machine too: never more than 2 jobs unless
 # asked for.
+# shellcheck disable=SC2034 # for the scripts that source this file
 kt_jobs=${KERNEL_JOBS:-$(n=$(nproc); [ "$n" -gt 2 ] && echo 2 || echo "$n")}
 
 kt_say() { echo "${kt_name:-kernel}: $*" >&2; }
@@ -30,6 +32,7 @@ kt_version() {
 	6.1|6.12) ;;
 	*) kt_die "unknown kernel version \"${1:-}\" (one of: $KERNEL_VERSIONS_ALL)" ;;
 	esac
+	# shellcheck disable=SC2034 # for the scripts that source this file
 	kt_ver=$1
 	kt_pkg=linux-source-$1
 	kt_tarball=/usr/src/$kt_pkg.tar.xz

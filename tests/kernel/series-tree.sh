@@ -22,7 +22,7 @@
 # right after an init gives back the same files, except for the cover
 # letter's Date.
 set -euo pipefail
-kt_name=series-tree
+kt_name="series-tree"
 # shellcheck source=tests/kernel/lib.sh
 . "$(dirname "$0")/lib.sh"
 

@@ -1,5 +1,6 @@
-# /tests/lib.sh: sourced by every section of the kernel-check VM (busybox
-# sh).  $K is the kernel (stock or patched).
+# shellcheck shell=sh
+# The VM's /tests/lib.sh: sourced by every section of the kernel-check
+# VM (busybox sh).  $K is the kernel (stock or patched).
 #
 #   ok WHAT / notok WHAT     one check: "ok - K: WHAT", "not ok - K: WHAT"
 #   expect WHAT CMD...       ok when CMD succeeds
@@ -12,6 +13,7 @@
 #   set_knob V / set_sticky LIST
 #   pam_case ...             the module through pamtester (below)
 
+# shellcheck disable=SC2034 # for the sections that source this file
 KNOB=/proc/sys/kernel/setgroups_unprivileged_drop
 STICKY=/proc/sys/kernel/setgroups_sticky_gids
 DG=/usr/local/sbin/dropgroups

@@ -2,6 +2,7 @@
 # checks that), with or without no_new_privs.  pam_exec records the
 # groups after the module; syslogd keeps the module's messages.  See
 # pam_case in lib.sh.
+# shellcheck disable=SC2154 # $capeff and $nnp: set by pam_case
 
 # Baseline, both kernels: root (CAP_SETGID) trims; that is the stack
 # working at all in the VM.
