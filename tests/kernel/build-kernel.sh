@@ -1,156 +1,151 @@
 #!/bin/bash
-# build-kernel.sh stock|patched|source
+# build-kernel.sh VERSION stock|patched [N]
 #
-# Print the path of a minimal x86_64 bzImage built from Debian's
-# linux-source-6.1: "stock" as shipped, "patched" with the series in
-# kernel/ (kernel/series gives the order) applied with patch -p1.  The
-# config is `make tinyconfig` plus tests/kernel/kernel.config.
-# "source" only extracts the pristine tree, and prints its path.
+# Print the directory of a minimal x86_64 kernel built from Debian's
+# linux-source-VERSION (6.1 or 6.12): "stock" as shipped, "patched" with
+# the first N patches of kernel/VERSION/series applied (all of them
+# without N).  The directory holds bzImage, config and build.log, and for
+# a series that has the kselftest (tools/testing/selftests/groups), the
+# test built static from the patched tree, kselftest/setgroups_drop.
 #
-# Kernels are cached outside the tree, in $KERNEL_CACHE (default
-# /var/cache/dropgroups-kernel for root, else
-# ${XDG_CACHE_HOME:-~/.cache}/dropgroups-kernel), under kernels/FLAVOUR-KEY/, where KEY
-# hashes everything that goes into the image: the linux-source-6.1
-# package version, the compiler, kernel.config, this script, and for
-# "patched" the series and every patch in it.  A cached kernel is
-# returned at once; otherwise it is built (a few minutes on 2 cores),
-# incrementally when an earlier build of the same flavour left its
-# objects in obj/FLAVOUR.  Each kernel directory keeps bzImage, config
-# and build.log.
+# The config is `make tinyconfig` plus tests/kernel/kernel.config, and,
+# with KERNEL_DEBUG=1, tests/kernel/kernel.debug.config too (KASAN,
+# lockdep, PROVE_RCU, kmemleak).  Every option asked for must be in the
+# final config.
+#
+# Kernels are cached in $KERNEL_CACHE/kernels/VERSION-VARIANT-NAME-KEY/
+# (VARIANT is vm or debug), where KEY hashes everything that goes into
+# the image: the package version, the compiler, the config fragments,
+# each patch applied, and $recipe below (bump it when this script
+# changes how a kernel is built).  A cached kernel is returned at once.
+# Otherwise it is built in one tree per version and variant
+# ($KERNEL_CACHE/work/VERSION-VARIANT/{src,obj}): the patches are applied
+# to copies of the files they touch, and only the files whose content
+# differs from the tree's are copied in, so make rebuilds only what
+# changed.  v2 of the series touches kernel/groups.c, kernel/uid16.[ch]
+# and files outside the kernel build, so after one full build a stock or
+# patched kernel of the same version and variant costs a few objects and
+# the link.
 set -euo pipefail
+kt_name="build-kernel"
+# shellcheck source=tests/kernel/lib.sh
+. "$(dirname "$0")/lib.sh"
 
-flavour=${1:?usage: build-kernel.sh stock|patched|source}
-case $flavour in stock|patched|source) ;; *) echo "build-kernel.sh: unknown flavour $flavour" >&2; exit 2 ;; esac
+usage="usage: build-kernel.sh VERSION stock|patched [N]"
+kt_version "${1:?$usage}"
+flavour=${2:?$usage}
+count=${3:-}
+case $flavour in stock|patched) ;; *) kt_die "$usage" ;; esac
 
-here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/../.." && pwd)
-cache=${KERNEL_CACHE:-$( [ "$(id -u)" = 0 ] && echo /var/cache/dropgroups-kernel || echo "${XDG_CACHE_HOME:-$HOME/.cache}/dropgroups-kernel")}
-tarball=/usr/src/linux-source-6.1.tar.xz
-fragment=$here/kernel.config
-seriesdir=$top/kernel
-jobs=${KERNEL_JOBS:-$(nproc)}
+fragments=("$kt_here/kernel.config")
+variant=vm
+if [ "${KERNEL_DEBUG:-0}" = 1 ]; then
+	fragments+=("$kt_here/kernel.debug.config")
+	variant=debug
+fi
 
-say() { echo "build-kernel: $*" >&2; }
-die() { say "$*"; exit 1; }
-
-[ -r "$tarball" ] || die "$tarball is missing (apt-get install linux-source-6.1)"
-srcver=$(dpkg-query -W -f='${Version}' linux-source-6.1)
-
-# The patches, in order: kernel/series, one file name a line, # comments.
 patches=()
 if [ "$flavour" = patched ]; then
-	[ -r "$seriesdir/series" ] || die "$seriesdir/series is missing"
-	while read -r p; do
-		case $p in ''|'#'*) continue ;; esac
-		[ -r "$seriesdir/$p" ] || die "kernel/series names $p, which is missing"
-		patches+=("$seriesdir/$p")
-	done < "$seriesdir/series"
-	[ ${#patches[@]} -gt 0 ] || die "kernel/series lists no patch"
-fi
-
-key=$({
-	echo "linux-source-6.1 $srcver"
-	${CC:-gcc} --version | head -n1
-	echo "flavour $flavour"
-	sha256sum < "$fragment"
-	sha256sum < "$0"
-	for p in ${patches[@]+"${patches[@]}"}; do
-		echo "patch $(basename "$p")"
-		sha256sum < "$p"
-	done
-} | sha256sum | cut -c1-16)
-out=$cache/kernels/$flavour-$key
-
-if [ "$flavour" != source ] && [ -s "$out/bzImage" ]; then
-	echo "$out/bzImage"
-	exit 0
-fi
-
-mkdir -p "$cache/kernels" "$cache/src" "$cache/obj"
-exec 9> "$cache/build.lock"
-flock 9
-if [ "$flavour" != source ] && [ -s "$out/bzImage" ]; then # built by another run while we waited
-	echo "$out/bzImage"
-	exit 0
-fi
-
-# The pristine tree, extracted once per package version.
-stock=$cache/src/linux-source-6.1-$srcver
-if [ ! -e "$stock/.dg-extracted" ]; then
-	say "extracting $tarball"
-	rm -rf "$stock" "$stock.tmp"
-	mkdir -p "$stock.tmp"
-	tar -C "$stock.tmp" -xf "$tarball"
-	mv "$stock.tmp/linux-source-6.1" "$stock"
-	rmdir "$stock.tmp"
-	touch "$stock/.dg-extracted"
-fi
-if [ "$flavour" = source ]; then
-	echo "$stock"
-	exit 0
-fi
-
-if [ "$flavour" = stock ]; then
-	src=$stock
-else
-	# One patched tree, reused: undo the files the previous series
-	# touched (copy them back from the pristine tree, with a new mtime
-	# so that make rebuilds what uses them), then apply this series.
-	src=$cache/src/patched
-	if [ ! -e "$src/.dg-base" ] || [ "$(cat "$src/.dg-base")" != "$srcver" ]; then
-		say "copying the pristine tree to $src"
-		rm -rf "$src"
-		cp -a "$stock" "$src"
-		echo "$srcver" > "$src/.dg-base"
-		: > "$src/.dg-touched"
+	kt_patches
+	patches=("${kt_patch_list[@]}")
+	if [ -n "$count" ]; then
+		[ "$count" -ge 0 ] && [ "$count" -le ${#patches[@]} ] ||
+			kt_die "N must be 0..${#patches[@]}"
+		patches=("${patches[@]:0:$count}")
 	fi
-	while read -r f; do
-		[ -n "$f" ] || continue
-		if [ -e "$stock/$f" ]; then
-			cp "$stock/$f" "$src/$f"
-		else
-			rm -f "$src/$f"
-		fi
-	done < <(sort -u "$src/.dg-touched")
-	: > "$src/.dg-touched"
-	for p in "${patches[@]}"; do
-		sed -n 's|^+++ b/||p' "$p" >> "$src/.dg-touched"
-		say "applying $(basename "$p")"
-		patch -p1 -d "$src" --forward --batch --quiet < "$p" ||
-			die "$(basename "$p") does not apply to linux-source-6.1 $srcver"
-	done
 fi
 
-obj=$cache/obj/$flavour
-mkdir -p "$obj" "$out.tmp"
-log=$out.tmp/build.log
-say "building $flavour kernel in $obj (log: $out/build.log)"
-start=$(date +%s)
-if ! {
-	make -C "$src" O="$obj" ARCH=x86_64 tinyconfig &&
-	"$src/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "$fragment" &&
-	make -C "$src" O="$obj" ARCH=x86_64 olddefconfig
-} > "$log" 2>&1; then
-	rm -rf "$out.failed"
-	mv -T "$out.tmp" "$out.failed"
-	die "configuring failed; see $out.failed/build.log"
+recipe=2 # tinyconfig + fragments, make bzImage, the kselftest's Makefile
+key=$({
+	echo "$kt_pkg $kt_srcver $variant recipe $recipe"
+	${CC:-gcc} --version | head -n1
+	for f in "${fragments[@]}"; do sha256sum < "$f"; done
+	for p in ${patches[@]+"${patches[@]}"}; do sha256sum < "$p"; done
+} | sha256sum | cut -c1-16)
+name=$flavour
+[ "$flavour" = stock ] || name=patched${count:+-$count}
+out=$KERNEL_CACHE/kernels/$kt_ver-$variant-$name-$key
+
+if [ -s "$out/bzImage" ]; then
+	echo "$out"
+	exit 0
 fi
-# Every option asked for must be in the final config: Kconfig silently
-# drops one whose dependencies are not met.
-missing=$(grep -E '^CONFIG_[A-Z0-9_]+=' "$fragment" | while read -r line; do
-	grep -qxF "$line" "$obj/.config" || echo "$line"
-done)
-[ -z "$missing" ] || die "the kernel config lacks: $(echo "$missing" | paste -sd" ")"
-if ! make -C "$src" O="$obj" ARCH=x86_64 -j"$jobs" bzImage >> "$log" 2>&1; then
+kt_lock build
+if [ -s "$out/bzImage" ]; then # built by another run while we waited
+	echo "$out"
+	exit 0
+fi
+
+pristine=$(kt_pristine)
+work=$KERNEL_CACHE/work/$kt_ver-$variant
+src=$work/src
+obj=$work/obj
+mkdir -p "$work" "$KERNEL_CACHE/kernels"
+if [ ! -e "$src/.dg-base" ] || [ "$(cat "$src/.dg-base")" != "$kt_srcver" ]; then
+	kt_say "copying the pristine tree to $src"
+	rm -rf "$src" "$obj"
+	cp -a "$pristine" "$src"
+	echo "$kt_srcver" > "$src/.dg-base"
+	: > "$src/.dg-touched"
+fi
+# The files this build patches and the ones the last build patched: put
+# their pristine versions in a staging directory, apply the patches
+# there, and copy into the tree only what differs from it, so that a
+# file whose content does not change keeps its mtime and make does not
+# rebuild what uses it.
+stage=$work/stage
+rm -rf "$stage"
+mkdir -p "$stage"
+for p in ${patches[@]+"${patches[@]}"}; do sed -n 's|^+++ b/||p' "$p"; done > "$work/touched.new"
+sort -u "$src/.dg-touched" "$work/touched.new" > "$work/touched.all"
+while read -r f; do
+	[ -n "$f" ] && [ -e "$pristine/$f" ] || continue
+	mkdir -p "$stage/$(dirname "$f")"
+	cp "$pristine/$f" "$stage/$f"
+done < "$work/touched.all"
+for p in ${patches[@]+"${patches[@]}"}; do
+	kt_say "applying $(basename "$p")"
+	patch -p1 -d "$stage" --forward --batch --quiet < "$p" ||
+		kt_die "$(basename "$p") does not apply to $kt_pkg $kt_srcver"
+done
+while read -r f; do
+	[ -n "$f" ] || continue
+	if [ -e "$stage/$f" ]; then
+		if ! cmp -s "$stage/$f" "$src/$f"; then
+			mkdir -p "$src/$(dirname "$f")"
+			cp "$stage/$f" "$src/$f"
+		fi
+	else
+		rm -f "$src/$f"
+	fi
+done < "$work/touched.all"
+sort -u "$work/touched.new" > "$src/.dg-touched"
+
+rm -rf "$out.tmp"
+mkdir -p "$out.tmp"
+log=$out.tmp/build.log
+kt_say "building $kt_ver $variant $name in $obj (log: $out/build.log)"
+start=$(date +%s)
+fail() {
 	rm -rf "$out.failed"
 	mv -T "$out.tmp" "$out.failed"
 	tail -n 30 "$out.failed/build.log" >&2
-	die "the $flavour kernel did not build; see $out.failed/build.log"
-fi
-echo "built in $(( $(date +%s) - start )) s" >> "$log"
+	kt_die "$1; see $out.failed/build.log"
+}
+kt_configure "$src" "$obj" "${fragments[@]}" > "$log" 2>&1 || fail "configuring failed"
+make -C "$src" O="$obj" ARCH=x86_64 -j"$kt_jobs" bzImage >> "$log" 2>&1 ||
+	fail "the $kt_ver $name kernel did not build"
 cp "$obj/arch/x86/boot/bzImage" "$out.tmp/bzImage"
 cp "$obj/.config" "$out.tmp/config"
+
+# The kselftest, with the series' own Makefile, linked static for the VM.
+if [ -e "$src/tools/testing/selftests/groups/Makefile" ]; then
+	mkdir -p "$out.tmp/kselftest"
+	make -C "$src/tools/testing/selftests/groups" OUTPUT="$out.tmp/kselftest" \
+		USERLDFLAGS=-static >> "$log" 2>&1 || fail "the kselftest did not build"
+fi
+echo "built in $(( $(date +%s) - start )) s" >> "$log"
 rm -rf "$out"
 mv -T "$out.tmp" "$out"
-say "$flavour kernel built in $(( $(date +%s) - start )) s"
-echo "$out/bzImage"
+kt_say "$kt_ver $variant $name built in $(( $(date +%s) - start )) s"
+echo "$out"

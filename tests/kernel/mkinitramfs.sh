@@ -1,17 +1,21 @@
 #!/bin/bash
-# mkinitramfs.sh OUT.cpio.gz BUILD_DIR WORK_DIR
+# mkinitramfs.sh OUT.cpio.gz BUILD_DIR WORK_DIR [KSELFTEST]
 #
 # The kernel-check VM's initramfs: busybox (static), the module and the
 # CLI from BUILD_DIR, pamtester, libpam and the PAM modules the test
-# stacks use, the C helpers (seedtest, asuser, built static here), every
-# shared library those need (found with ldd), a test /etc, and /init
-# (tests/kernel/init.sh).  Everything is owned by root in the archive.
+# stacks use, procps' sysctl (as sysctl.procps: it writes through stdio,
+# where busybox's sysctl makes one write), the C helpers (seedtest,
+# asuser, piecewrite, stickyrace, built static here), the series'
+# kselftest binary KSELFTEST if given, every shared library those need
+# (found with ldd), a test /etc, /init and the sections it runs
+# (tests/kernel/vm/).  Everything is owned by root in the archive.
 # WORK_DIR is scratch space (outside the repository).
 set -euo pipefail
 
-out=${1:?usage: mkinitramfs.sh OUT.cpio.gz BUILD_DIR WORK_DIR}
+out=${1:?usage: mkinitramfs.sh OUT.cpio.gz BUILD_DIR WORK_DIR [KSELFTEST]}
 build=${2:?}
 work=${3:?}
+kselftest=${4:-}
 here=$(cd "$(dirname "$0")" && pwd)
 cc=${CC:-gcc}
 multiarch=$($cc -print-multiarch)
@@ -34,7 +38,7 @@ mkdir -p "$work/helpers" "$root"
 chmod 0755 "$root"
 (
 	cd "$root"
-	mkdir -p bin dev proc sys tmp root etc/pam.d etc/security/dropgroups.d \
+	mkdir -p bin dev proc sys tmp root tests etc/pam.d etc/security/dropgroups.d \
 		var/log home/alice usr/bin usr/lib/"$multiarch"/security usr/lib64 \
 		usr/local/bin usr/local/sbin usr/local/lib/security
 	ln -s usr/lib lib
@@ -58,15 +62,23 @@ done
 ccflags="-O2 -Wall -Wextra -Werror -static"
 # shellcheck disable=SC2086
 $cc $ccflags -no-pie -o "$work/helpers/seedtest" "$here/seedtest.c"
-# shellcheck disable=SC2086
-$cc $ccflags -o "$work/helpers/asuser" "$here/asuser.c"
-install -m 0755 "$work/helpers/seedtest" "$work/helpers/asuser" "$root/usr/local/bin/"
-install -m 0755 "$here/record-groups" "$root/usr/local/bin/record-groups"
+for h in asuser piecewrite stickyrace; do
+	# shellcheck disable=SC2086
+	$cc $ccflags -o "$work/helpers/$h" "$here/$h.c"
+done
+for h in seedtest asuser piecewrite stickyrace; do
+	install -m 0755 "$work/helpers/$h" "$root/usr/local/bin/"
+done
+install -m 0755 "$here/vm/record-groups" "$root/usr/local/bin/record-groups"
+if [ -n "$kselftest" ]; then
+	install -m 0755 "$kselftest" "$root/usr/local/bin/setgroups_drop"
+fi
 
 # The project's module and CLI, pamtester and the PAM modules.
 install -m 0644 "$build/pam_dropgroups.so" "$root/usr/local/lib/security/"
 install -m 0755 "$build/dropgroups" "$root/usr/local/sbin/"
 install -m 0755 /usr/bin/pamtester "$root/usr/bin/"
+install -m 0755 /usr/sbin/sysctl "$root/usr/bin/sysctl.procps"
 for m in pam_permit pam_deny pam_exec; do
 	install -m 0644 "$pamlib/$m.so" "$root/usr/lib/$multiarch/security/"
 done
@@ -74,7 +86,8 @@ done
 # Every shared library they need, at the path the dynamic linker looks
 # for it (the archive has /lib -> usr/lib, as a merged-/usr host does).
 elves=("$root/usr/local/lib/security/pam_dropgroups.so"
-	"$root/usr/local/sbin/dropgroups" "$root/usr/bin/pamtester")
+	"$root/usr/local/sbin/dropgroups" "$root/usr/bin/pamtester"
+	"$root/usr/bin/sysctl.procps")
 for m in "$root/usr/lib/$multiarch/security/"*.so; do elves+=("$m"); done
 declare -A seen=()
 for elf in "${elves[@]}"; do
@@ -94,15 +107,16 @@ done
 
 # The test /etc: users, groups, NSS, the PAM services, the policy.
 for f in passwd group nsswitch.conf; do
-	install -m 0644 "$here/etc/$f" "$root/etc/$f"
+	install -m 0644 "$here/vm/etc/$f" "$root/etc/$f"
 done
 for s in dg dg-nnp dg-all dg-plugdev; do
-	install -m 0644 "$here/etc/pam.d/dg-service" "$root/etc/pam.d/$s"
+	install -m 0644 "$here/vm/etc/pam.d/dg-service" "$root/etc/pam.d/$s"
 done
-install -m 0644 "$here/etc/security/dropgroups.conf" "$root/etc/security/dropgroups.conf"
+install -m 0644 "$here/vm/etc/security/dropgroups.conf" "$root/etc/security/dropgroups.conf"
 chmod 0755 "$root/etc" "$root/etc/security" "$root/etc/security/dropgroups.d" "$root/etc/pam.d"
 
-install -m 0755 "$here/init.sh" "$root/init"
+install -m 0755 "$here/vm/init" "$root/init"
+install -m 0644 "$here"/vm/*.sh "$root/tests/"
 
 (cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) |
 	gzip -1 > "$out.tmp"
