@@ -18,6 +18,7 @@ qemu-system-x86
 procps
 busybox-static
 pamtester libpam-modules libpam0g-dev libconfig-dev libcap-dev
+codespell python3-ply python3-git
 "
 
 # shellcheck disable=SC2086 # one argument per package

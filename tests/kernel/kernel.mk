@@ -14,6 +14,8 @@
 #                              sticky-list race, the kernel log
 #   make kernel-check-6.1, make kernel-check-6.12
 #                              one version only
+#   make kernel-checkpatch     checkpatch.pl --strict --codespell on every
+#                              patch (kernel-check runs it first)
 #   make kernel-series-check   every prefix of each series builds, and
 #                              boots a kernel at least as safe as stock
 #
@@ -29,14 +31,19 @@ KERNEL_ENV         = KERNEL_CACHE=$(KERNEL_CACHE) KERNEL_DEBUG=$(KERNEL_DEBUG)
 
 kernel-check:
 	$(KERNEL_TESTS)/install-deps.sh $(KERNEL_VERSIONS)
+	$(KERNEL_ENV) $(KERNEL_TESTS)/checkpatch.sh $(KERNEL_VERSIONS)
 	$(MAKE) all
 	$(KERNEL_ENV) BUILD=$(abspath $(B)) $(KERNEL_TESTS)/kernel-check.sh $(KERNEL_VERSIONS)
 
 kernel-check-6.1 kernel-check-6.12:
 	$(MAKE) kernel-check KERNEL_VERSIONS=$(@:kernel-check-%=%)
 
+kernel-checkpatch:
+	$(KERNEL_TESTS)/install-deps.sh $(KERNEL_VERSIONS)
+	$(KERNEL_ENV) $(KERNEL_TESTS)/checkpatch.sh $(KERNEL_VERSIONS)
+
 kernel-series-check:
 	$(KERNEL_TESTS)/install-deps.sh $(KERNEL_VERSIONS)
 	$(KERNEL_ENV) $(KERNEL_TESTS)/check-series.sh $(KERNEL_VERSIONS)
 
-.PHONY: kernel-check kernel-check-6.1 kernel-check-6.12 kernel-series-check
+.PHONY: kernel-check kernel-check-6.1 kernel-check-6.12 kernel-checkpatch kernel-series-check
