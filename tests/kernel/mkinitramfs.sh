@@ -4,7 +4,7 @@
 # The kernel-check VM's initramfs: busybox (static), the module and the
 # CLI from BUILD_DIR, pamtester, libpam and the PAM modules the test
 # stacks use, procps' sysctl (as sysctl.procps: it writes through stdio,
-# where busybox's sysctl makes one write), the C helpers (seedtest,
+# where busybox's sysctl makes one write), the C helpers (dropsteps,
 # asuser, piecewrite, stickyrace, built static here), the series'
 # kselftest binary KSELFTEST if given, every shared library those need
 # (found with ldd), a test /etc, /init and the sections it runs
@@ -58,15 +58,15 @@ for applet in $(/bin/busybox --list); do
 done
 
 # The C helpers: static, so that they do not depend on the libraries
-# below; seedtest without PIE, for its int $0x80 setgroups16 call.
+# below; dropsteps without PIE, for its int $0x80 setgroups16 call.
 ccflags="-O2 -Wall -Wextra -Werror -static"
 # shellcheck disable=SC2086
-$cc $ccflags -no-pie -o "$work/helpers/seedtest" "$here/seedtest.c"
+$cc $ccflags -no-pie -o "$work/helpers/dropsteps" "$here/dropsteps.c"
 for h in asuser piecewrite stickyrace; do
 	# shellcheck disable=SC2086
 	$cc $ccflags -o "$work/helpers/$h" "$here/$h.c"
 done
-for h in seedtest asuser piecewrite stickyrace; do
+for h in dropsteps asuser piecewrite stickyrace; do
 	install -m 0755 "$work/helpers/$h" "$root/usr/local/bin/"
 done
 install -m 0755 "$here/vm/record-groups" "$root/usr/local/bin/record-groups"

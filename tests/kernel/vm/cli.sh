@@ -78,7 +78,7 @@ cli_sync_kernel() {
 	# and the kernel now refuses an unprivileged drop of games-abusers,
 	# whatever the program (the module itself never drops it)
 	set_knob 1
-	seed -n -g 1,2003 "after sync-kernel, sticky games-abusers" 1:EPERM 2003:ok
+	steps -n -g 1,2003 "after sync-kernel, sticky games-abusers" 1:EPERM 2003:ok
 	set_knob 0
 	set_sticky ""
 }

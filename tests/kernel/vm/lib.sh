@@ -9,7 +9,7 @@
 #                            prints "# plan NAME PLAN", its output, and a
 #                            "not ok" when it printed another number of
 #                            results than PLAN or exited non-zero
-#   seed ...                 seedtest with its plan (below)
+#   steps ...                 dropsteps with its plan (below)
 #   set_knob V / set_sticky LIST
 #   pam_case ...             the module through pamtester (below)
 
@@ -40,11 +40,11 @@ tap() {
 	return "$_rc"
 }
 
-# seed [-n] [-u] [-3] [-r] [-g START] NAME STEP...: seedtest, whose plan
+# steps [-n] [-u] [-3] [-r] [-g START] NAME STEP...: dropsteps, whose plan
 # is one check for the setup, one for entering the user namespace (-u),
 # and one per STEP.
 # shellcheck disable=SC2086 # $_args: options, split on purpose
-seed() {
+steps() {
 	_plan=1 _args=""
 	while [ $# -gt 0 ]; do
 		case $1 in
@@ -57,7 +57,7 @@ seed() {
 	done
 	_name=$1
 	shift
-	tap "seedtest $_name" $((_plan + $#)) seedtest $_args "$K: $_name" "$@"
+	tap "dropsteps $_name" $((_plan + $#)) dropsteps $_args "$K: $_name" "$@"
 }
 
 set_knob() { echo "$1" > "$KNOB"; }

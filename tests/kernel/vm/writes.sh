@@ -58,7 +58,7 @@ old "dd bs=512 of the list leaves the list as it was"
 # and the old list is the one in force: 3 cannot be dropped, and 1000
 # (the first gid of the refused list) can
 set_knob 1
-seed -n -g 3,1000,1500 "after the refused dd, 3 is sticky and 1000 is not" \
+steps -n -g 3,1000,1500 "after the refused dd, 3 is sticky and 1000 is not" \
 	1000,1500:EPERM 3,1500:ok
 set_knob 0
 

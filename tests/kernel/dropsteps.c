@@ -1,8 +1,8 @@
-/* seedtest: the test sequence from the seed patch ("groups: Allow
+/* dropsteps: the test sequence from the 2014 patch ("groups: Allow
  * unprivileged processes to use setgroups to drop groups", 2014), as a
  * TAP-printing check for the kernel-check VM.
  *
- *   seedtest [-n] [-u] [-3] [-r] [-g START] NAME STEP...
+ *   dropsteps [-n] [-u] [-3] [-r] [-g START] NAME STEP...
  *
  * As root, set the supplementary groups to START (default 1,2,3,4,5),
  * then drop to uid and gid 1 (setresgid, setresuid), which clears every
@@ -10,9 +10,9 @@
  * setgroups for each STEP, "LIST:EXPECT": LIST is comma-separated gids
  * (empty for none), EXPECT is "ok" or an errno name (EPERM, EINVAL).
  * After each call the group list must be LIST if the call succeeded, and
- * unchanged if it failed.  The seed's own sequence is
+ * unchanged if it failed.  The 2014 patch's own sequence is
  *
- *   seedtest NAME 2,3,4:ok 1,2,3,4,5:EPERM
+ *   dropsteps NAME 2,3,4:ok 1,2,3,4,5:EPERM
  *
  * (drop groups 1 and 5, then fail to get them back).
  *
@@ -182,17 +182,17 @@ int main(int argc, char **argv)
 		case 'r': stay_root = 1; break;
 		case 'g': start = optarg; break;
 		default:
-			fprintf(stderr, "usage: seedtest [-n] [-u] [-3] [-r] [-g START] NAME STEP...\n");
+			fprintf(stderr, "usage: dropsteps [-n] [-u] [-3] [-r] [-g START] NAME STEP...\n");
 			return 125;
 		}
 	}
 	if (optind >= argc) {
-		fprintf(stderr, "seedtest: no NAME\n");
+		fprintf(stderr, "dropsteps: no NAME\n");
 		return 125;
 	}
 	name = argv[optind++];
 
-	/* The seed's first part, as root. */
+	/* The 2014 sequence's first part, as root. */
 	n = parse_list(start, v);
 	if (setgroups((size_t)n, v) < 0) {
 		check(0, "setgroups(%s) as root: %s", start, strerror(errno));
@@ -238,7 +238,7 @@ int main(int argc, char **argv)
 		int r;
 
 		if (!colon) {
-			fprintf(stderr, "seedtest: bad step %s\n", step);
+			fprintf(stderr, "dropsteps: bad step %s\n", step);
 			return 125;
 		}
 		*colon = '\0';
