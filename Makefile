@@ -36,7 +36,7 @@ ALL_LDFLAGS  := -Wl,-z,relro -Wl,-z,now -Wl,--as-needed $(LDFLAGS)
 
 B            ?= build
 SRC          := pam_dropgroups
-CORE         := util diag scan config policy resolve nss load idmap kernel plan apply
+CORE         := util diag args scan config policy resolve nss load idmap kernel plan apply
 # The module is a shared object (-fPIC); the CLI a PIE, built from its
 # own objects (-fPIE) in $(B)/pie.
 CORE_OBJS    := $(CORE:%=$(B)/%.o)
