@@ -16,41 +16,7 @@
 
 #include "pamstack.h"
 
-/* A made-up pam.d: name and text; a name under "vendor/" lives in the
- * vendor directory (/usr/lib/pam.d), which Debian's "@include" never
- * reads. */
-struct file {
-	const char *name;
-	const char *text;
-};
-
-#define VENDOR "vendor/"
-
-struct fs {
-	const struct file *files;
-	size_t n;
-};
-
-static int fake_read(void *ctx, const char *name, bool conf_dir_only,
-		     char **path, char **text)
-{
-	const struct fs *fs = ctx;
-
-	for (size_t i = 0; i < fs->n; i++) {
-		const struct file *f = &fs->files[i];
-		bool vendor = strncmp(f->name, VENDOR, strlen(VENDOR)) == 0;
-
-		if (strcmp(f->name + (vendor ? strlen(VENDOR) : 0), name) != 0 ||
-		    (conf_dir_only && vendor))
-			continue;
-		assert_true(asprintf(path, "%s/%s",
-				     vendor ? "/usr/lib/pam.d" : "/etc/pam.d",
-				     name) > 0);
-		assert_non_null(*text = strdup(f->text));
-		return 0;
-	}
-	return -ENOENT;
-}
+#include "fake_pamd.h"
 
 struct loaded {
 	struct dg_pam_stack stack;
@@ -60,9 +26,10 @@ struct loaded {
 
 #define LOAD(l, service, ...)                                                  \
 	do {                                                                   \
-		static const struct file files_[] = {__VA_ARGS__};             \
-		struct fs fs_ = {files_, sizeof(files_) / sizeof(*files_)};    \
-		struct dg_pam_reader rd_ = {fake_read, &fs_};                  \
+		static const struct fake_file files_[] = {__VA_ARGS__};             \
+		struct fake_pamd fs_ = {files_,                                \
+					sizeof(files_) / sizeof(*files_)};     \
+		struct dg_pam_reader rd_ = {fake_pamd_read, &fs_};             \
 		(l)->diags = (struct dg_diags){0};                             \
 		(l)->r = dg_pam_stack_load(&rd_, service, &(l)->stack,         \
 					   &(l)->diags);                       \
