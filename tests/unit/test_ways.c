@@ -290,8 +290,10 @@ static void test_ways_back_in(void **state)
 	/* cron covers alice (and bob); su -l is set-user-ID, and the second
 	 * rule's sessions run under no_new_privs */
 	for (size_t i = 0; i < l.diags.n; i++)
-		assert_null(strstr(l.diags.v[i].message, "rule at " POLICY
-							  ":3)"));
+		if (l.diags.v[i].file &&
+		    (!strcmp(l.diags.v[i].file, "/etc/pam.d/su-l") ||
+		     !strcmp(l.diags.v[i].file, "/etc/pam.d/cron")))
+			assert_null(strstr(l.diags.v[i].message, "rule at"));
 	assert_int_equal(n_of(&l.diags, DG_ERROR), 0);
 	done(&l);
 }
