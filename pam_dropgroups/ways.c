@@ -439,14 +439,22 @@ static int lint_unnamed(const struct dg_config *cfg,
 			const struct dg_service_stack *s,
 			const struct dg_program *p, struct dg_diags *d)
 {
-	bool oom = false, star = false;
+	bool oom = false, star = false, disarmed = p->setuid;
 	_cleanup_free_ char *rules = uncovered_rules(cfg, p, &oom);
 	enum dg_trim t = DG_TRIM_YES;
 
 	if (oom)
 		return -ENOMEM;
-	for (size_t i = 0; i < cfg->rules.n && !star; i++)
-		star = strings_has(&cfg->rules.v[i].services, "*");
+	for (size_t i = 0; i < cfg->rules.n; i++) {
+		const struct dg_rule_src *r = &cfg->rules.v[i];
+
+		if (!strings_has(&r->services, "*"))
+			continue;
+		star = true;
+		/* set-user-ID, and every session it could start from runs
+		 * under no_new_privs */
+		disarmed &= r->no_new_privs;
+	}
 	if (star)
 		t = judge_and_report(s, p, d);
 	if (rules)
@@ -455,7 +463,7 @@ static int lint_unnamed(const struct dg_config *cfg,
 			     "every group, as no rule for service \"%s\" "
 			     "matches the users of %s",
 			     p->name, p->service, rules);
-	else if (star && t == DG_TRIM_NO_LINE)
+	else if (star && t == DG_TRIM_NO_LINE && !disarmed)
 		dg_diags_add(d, DG_WARNING, s->stack.file, 0,
 			     "a way back in: a rule matches every service, but "
 			     "this stack has no pam_dropgroups line, so %s "
