@@ -1,7 +1,8 @@
 /* dropgroups(8): check a policy, lint the PAM stacks that carry it out,
  * explain its decisions, run a command with the groups it keeps, and
- * look at and set the kernel's support for unprivileged drops.  Every command goes through the module's own code
- * (plan.c, apply.c), so the CLI and the module cannot disagree.
+ * look at and set the kernel's support for unprivileged drops.  Every
+ * command goes through the module's own code (plan.c, apply.c, args.c),
+ * so the CLI and the module cannot disagree.
  *
  * A command is one row of `verbs` below: its name, its synopsis, what it
  * does, and the function that runs it. */
@@ -128,7 +129,6 @@ struct opts {
 
 /* getopt's value for --pam-dir, which has no short form */
 #define OPT_PAM_DIR 'P'
-
 
 /* "-c", or "--pam-dir": how the user wrote option c. */
 static const char *opt_name(int c, char out[sizeof("--pam-dir")])
