@@ -14,7 +14,7 @@ ways_policy() {
 	policy <<-EOF
 	version = 1;
 	restricting = ( "games-abusers" );
-	rules = ( { name = "desk"; services = "*"; drop = [ "audio", "video", "plugdev" ]; ${1:-} } );
+	rules = ( { name = "desk"; services = "*"; drop = [ "audio", "video", "plugdev" ]; } );
 	EOF
 	use_snippet runuser
 }
