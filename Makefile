@@ -36,12 +36,17 @@ ALL_LDFLAGS  := -Wl,-z,relro -Wl,-z,now -Wl,--as-needed $(LDFLAGS)
 
 B            ?= build
 SRC          := pam_dropgroups
-CORE         := util diag scan config policy resolve nss load idmap kernel plan apply
+CORE         := util diag args scan config policy resolve nss load idmap kernel plan apply
+# The CLI's alone: reading PAM stacks (pamstack, pamread) and the ways
+# back in they leave open (programs, ways), for lint and explain.
+CLI_CORE     := pamstack pamread programs ways
 # The module is a shared object (-fPIC); the CLI a PIE, built from its
 # own objects (-fPIE) in $(B)/pie.
 CORE_OBJS    := $(CORE:%=$(B)/%.o)
-PIE_OBJS     := $(CORE:%=$(B)/pie/%.o) $(B)/pie/cli.o
-UNIT_TESTS   := test_policy test_config test_resolve test_idmap test_property
+CLI_OBJS     := $(CLI_CORE:%=$(B)/%.o)
+PIE_OBJS     := $(CORE:%=$(B)/pie/%.o) $(CLI_CORE:%=$(B)/pie/%.o) $(B)/pie/cli.o
+UNIT_TESTS   := test_policy test_config test_resolve test_idmap test_property \
+		test_pamstack test_ways
 TEST_HELPERS  = $(B)/logsink $(B)/libnss_dgfault.so.2 $(B)/allocfail \
 		$(B)/pam_cycles $(B)/service_switch $(B)/two_sessions \
 		$(B)/pam_dropgroups-unpinned.so $(B)/nssprobe $(STRESS_HELPERS)
@@ -68,9 +73,9 @@ $(B)/pam_dropgroups.so: $(CORE_OBJS) $(B)/pam_dropgroups.o $(SRC)/module.map
 $(B)/dropgroups: $(PIE_OBJS)
 	$(CC) -pie -o $@ $^ $(ALL_LDFLAGS) $(PKG_LIBS)
 
-$(B)/test_%: tests/unit/test_%.c $(CORE_OBJS) | $(B)
+$(B)/test_%: tests/unit/test_%.c $(CORE_OBJS) $(CLI_OBJS) | $(B)
 	$(CC) $(ALL_CFLAGS) -Wno-write-strings -Wno-discarded-qualifiers \
-		-I$(SRC) -o $@ $< $(CORE_OBJS) $(ALL_LDFLAGS) \
+		-I$(SRC) -o $@ $< $(CORE_OBJS) $(CLI_OBJS) $(ALL_LDFLAGS) \
 		$(PKG_LIBS) $(shell pkg-config --libs cmocka)
 
 $(B)/logsink: tests/logsink.c | $(B)

@@ -1,7 +1,8 @@
-/* dropgroups(8): check a policy, explain its decisions, run a command
- * with the groups it keeps, and look at and set the kernel's support for
- * unprivileged drops.  Every command goes through the module's own code
- * (plan.c, apply.c), so the CLI and the module cannot disagree.
+/* dropgroups(8): check a policy, lint the PAM stacks that carry it out,
+ * explain its decisions, run a command with the groups it keeps, and
+ * look at and set the kernel's support for unprivileged drops.  Every
+ * command goes through the module's own code (plan.c, apply.c, args.c),
+ * so the CLI and the module cannot disagree.
  *
  * A command is one row of `verbs` below: its name, its synopsis, what it
  * does, and the function that runs it. */
@@ -20,8 +21,10 @@
 #include "apply.h"
 #include "kernel.h"
 #include "nss.h"
+#include "pamread.h"
 #include "plan.h"
 #include "util.h"
+#include "ways.h"
 
 #ifndef DG_VERSION
 #define DG_VERSION "unknown"
@@ -68,6 +71,8 @@ static void usage(FILE *out)
 		fprintf(out, "  %-12s %s\n", verbs[i].name, verbs[i].help);
 	fprintf(out, "\n  -c, --config FILE  the policy (default %s)\n",
 		DG_DEFAULT_CONFIG);
+	fprintf(out, "  --pam-dir DIR      the PAM stacks (default %s, then %s)\n",
+		DG_PAM_CONF_DIR, DG_PAM_VENDOR_DIR);
 }
 
 static int usage_error(const char *fmt, ...)
@@ -119,7 +124,22 @@ struct opts {
 	const char **config;  /* -c, --config FILE */
 	const char **service; /* -s, --service SERVICE (run) */
 	const char **drop_in; /* -d, --drop-in FILE (check) */
+	const char **pam_dir; /* --pam-dir DIR (lint, explain) */
 };
+
+/* getopt's value for --pam-dir, which has no short form */
+#define OPT_PAM_DIR 'P'
+
+/* "-c", or "--pam-dir": how the user wrote option c. */
+static const char *opt_name(int c, char out[sizeof("--pam-dir")])
+{
+	if (c == OPT_PAM_DIR)
+		return strcpy(out, "--pam-dir");
+	out[0] = '-';
+	out[1] = (char)c;
+	out[2] = '\0';
+	return out;
+}
 
 /* Parse a command's options; returns optind, or -1 after a usage
  * message.  Each option may be given once. */
@@ -129,10 +149,12 @@ static int parse_opts(int argc, char **argv, const struct opts *o)
 		{"config", required_argument, NULL, 'c'},
 		{"service", required_argument, NULL, 's'},
 		{"drop-in", required_argument, NULL, 'd'},
+		{"pam-dir", required_argument, NULL, OPT_PAM_DIR},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
 	bool seen[UCHAR_MAX + 1] = {false};
+	char name[sizeof("--pam-dir")];
 	int c;
 
 	optind = 1;
@@ -140,6 +162,7 @@ static int parse_opts(int argc, char **argv, const struct opts *o)
 		const char **target = c == 'c'   ? o->config
 				      : c == 's' ? o->service
 				      : c == 'd' ? o->drop_in
+				      : c == OPT_PAM_DIR ? o->pam_dir
 						 : NULL;
 
 		if (c == 'h') {
@@ -151,11 +174,13 @@ static int parse_opts(int argc, char **argv, const struct opts *o)
 			return -1;
 		}
 		if (!target)
-			return usage_error("-%c is not an option of %s", c,
-					   argv[0]),
+			return usage_error("%s is not an option of %s",
+					   opt_name(c, name), argv[0]),
 			       -1;
 		if (seen[c])
-			return usage_error("-%c may be given only once", c), -1;
+			return usage_error("%s may be given only once",
+					   opt_name(c, name)),
+			       -1;
 		seen[c] = true;
 		*target = optarg;
 	}
@@ -193,6 +218,151 @@ static int cmd_check(int argc, char **argv)
 	return r == 0 ? EXIT_OK : failed(r);
 }
 
+/* --- the PAM stacks: lint, and explain's ways back in --- */
+
+/* Where the stacks are: --pam-dir DIR alone, or as libpam looks. */
+static struct dg_pam_dirs pam_dirs(const char *pam_dir)
+{
+	if (pam_dir)
+		return (struct dg_pam_dirs){.conf = pam_dir};
+	return (struct dg_pam_dirs){.conf = DG_PAM_CONF_DIR,
+				    .vendor = DG_PAM_VENDOR_DIR};
+}
+
+/* Read one service's stack into *s, or "other"'s where it has none, as
+ * libpam would.  0 or -ENOMEM; other failures are in diags. */
+static int read_stack(const struct dg_pam_dirs *dirs, const char *service,
+		      struct dg_service_stack *s, struct dg_diags *diags)
+{
+	struct dg_pam_reader rd = dg_pam_dirs_reader(dirs);
+	int r;
+
+	*s = (struct dg_service_stack){.service = strdup(service)};
+	if (!s->service)
+		return -ENOMEM;
+	r = dg_pam_stack_load(&rd, service, &s->stack, diags);
+	if (r == -ENOENT) {
+		s->status = r;
+		r = dg_pam_stack_load(&rd, "other", &s->stack, diags);
+		if (r == -ENOENT)
+			r = 0;
+	}
+	if (r < 0 && r != -ENOMEM) {
+		dg_diags_add(diags, DG_ERROR, dirs->conf, 0,
+			     "cannot read the stack of \"%s\": %s", service,
+			     strerror(-r));
+		s->status = r;
+		r = 0;
+	}
+	return r;
+}
+
+static int read_stacks(const struct dg_pam_dirs *dirs,
+		       const struct dg_strings *services,
+		       struct dg_service_stacks *out, struct dg_diags *diags)
+{
+	for (size_t i = 0; i < services->n; i++) {
+		struct dg_service_stack s;
+		int r = read_stack(dirs, services->v[i], &s, diags);
+
+		if (r == 0 && (r = DG_APPEND(out, s)) == 0)
+			continue;
+		free(s.service);
+		dg_pam_stack_free(&s.stack);
+		return r;
+	}
+	return 0;
+}
+
+/* Lint the stacks against a loaded policy: 0 or -ENOMEM. */
+static int lint(const char *config, const struct dg_config *cfg,
+		const char *pam_dir, struct dg_diags *diags, size_t *n_read)
+{
+	struct dg_pam_dirs dirs = pam_dirs(pam_dir);
+	struct dg_strings services = {0};
+	struct dg_service_stacks stacks = {0};
+	int r;
+
+	if ((r = dg_lint_services(cfg, &services)) == 0 &&
+	    (r = read_stacks(&dirs, &services, &stacks, diags)) == 0)
+		r = dg_lint(cfg, config, &stacks, diags);
+	*n_read = stacks.n;
+	dg_service_stacks_free(&stacks);
+	dg_strings_free(&services);
+	return r;
+}
+
+static size_t count(const struct dg_diags *d, enum dg_severity sev)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < d->n; i++)
+		n += d->v[i].severity == sev;
+	return n;
+}
+
+static int cmd_lint(int argc, char **argv)
+{
+	const char *config = DG_DEFAULT_CONFIG, *pam_dir = NULL;
+	struct dg_diags diags = {0};
+	struct dg_config cfg = {0};
+	struct dg_policy policy = {0};
+	int first = parse_opts(argc, argv,
+			       &(struct opts){.config = &config,
+					      .pam_dir = &pam_dir});
+	size_t n_read = 0;
+	int r;
+
+	if (first < 0)
+		return EXIT_USAGE;
+	if (first != argc)
+		return usage_error("lint: unexpected argument \"%s\"",
+				   argv[first]);
+	/* the stacks are judged against the policy: a broken one first */
+	r = dg_policy_load(config, NULL, false, &cfg, &policy, &diags);
+	if (r == 0)
+		r = lint(config, &cfg, pam_dir, &diags, &n_read);
+	dg_diags_unique(&diags);
+	print_diags(&diags);
+	if (r == 0)
+		printf("%s: %zu stack(s) read: %zu error(s), %zu warning(s)\n",
+		       pam_dir ? pam_dir : DG_PAM_CONF_DIR, n_read,
+		       count(&diags, DG_ERROR), count(&diags, DG_WARNING));
+	if (r == 0 && dg_diags_failed(&diags))
+		r = -EINVAL;
+	dg_policy_free(&policy);
+	dg_config_free(&cfg);
+	dg_diags_free(&diags);
+	return r == 0 ? EXIT_OK : failed(r);
+}
+
+/* The ways back in that stay open for the plan's user: 0 or -ENOMEM. */
+static int print_ways(const struct dg_plan *plan, const char *pam_dir)
+{
+	struct dg_pam_dirs dirs = pam_dirs(pam_dir);
+	struct dg_strings services = {0}, ways = {0};
+	struct dg_service_stacks stacks = {0};
+	struct dg_diags ignored = {0}; /* lint reports the stacks' problems */
+	size_t n;
+	const struct dg_program *programs = dg_programs(&n);
+	int r = 0;
+
+	for (size_t i = 0; i < n && r == 0; i++)
+		r = dg_strings_add(&services, programs[i].service);
+	if (r == 0 && (r = read_stacks(&dirs, &services, &stacks, &ignored)) == 0 &&
+	    (r = dg_ways_open(plan, &stacks, &ways)) == 0) {
+		printf("ways back in that stay open:%s\n",
+		       ways.n ? "" : " none found (dropgroups lint checks them)");
+		for (size_t i = 0; i < ways.n; i++)
+			printf("  %s\n", ways.v[i]);
+	}
+	dg_strings_free(&ways);
+	dg_strings_free(&services);
+	dg_service_stacks_free(&stacks);
+	dg_diags_free(&ignored);
+	return r;
+}
+
 /* --- explain --- */
 
 static void print_verdicts(const struct dg_outcome *o)
@@ -211,7 +381,8 @@ static void print_verdicts(const struct dg_outcome *o)
 	}
 }
 
-static int explain(const struct dg_plan *plan, const char *service)
+static int explain(const struct dg_plan *plan, const char *service,
+		   const char *pam_dir)
 {
 	struct dg_outcome o = {0};
 	const struct dg_user *u = &plan->user;
@@ -253,15 +424,17 @@ static int explain(const struct dg_plan *plan, const char *service)
 		printf(" %u", (unsigned)o.decision.groups.v[i]);
 	printf("\n");
 	dg_outcome_free(&o);
-	return EXIT_OK;
+	return print_ways(plan, pam_dir) < 0 ? failed(-ENOMEM) : EXIT_OK;
 }
 
 static int cmd_explain(int argc, char **argv)
 {
-	const char *config = DG_DEFAULT_CONFIG;
+	const char *config = DG_DEFAULT_CONFIG, *pam_dir = NULL;
 	struct dg_diags diags = {0};
 	struct dg_plan plan = {0};
-	int first = parse_opts(argc, argv, &(struct opts){.config = &config});
+	int first = parse_opts(argc, argv,
+			       &(struct opts){.config = &config,
+					      .pam_dir = &pam_dir});
 	int r, ret;
 
 	if (first < 0)
@@ -274,7 +447,7 @@ static int cmd_explain(int argc, char **argv)
 	r = dg_plan_prepare(config, argv[first], argv[first + 1], true, &plan,
 			    &diags);
 	print_diags(&diags);
-	ret = r < 0 ? failed(r) : explain(&plan, argv[first]);
+	ret = r < 0 ? failed(r) : explain(&plan, argv[first], pam_dir);
 	dg_plan_free(&plan);
 	dg_diags_free(&diags);
 	return ret;
@@ -511,9 +684,14 @@ static const struct verb verbs[] = {
 	 "validate the policy as pam_dropgroups would read it (with\n"
 	 "               DROP-IN, a drop-in yet to be installed, as one of it)",
 	 cmd_check},
-	{"explain", "[-c FILE] SERVICE USER",
-	 "show which rule matches SERVICE and USER, and which of USER's\n"
-	 "               groups a session would keep or drop, and why",
+	{"lint", "[-c FILE] [--pam-dir DIR]",
+	 "check that the PAM stacks carry the policy out, and name\n"
+	 "               the ways back in they leave open",
+	 cmd_lint},
+	{"explain", "[-c FILE] [--pam-dir DIR] SERVICE USER",
+	 "show which rule matches SERVICE and USER, which of USER's\n"
+	 "               groups a session would keep or drop, and why, and\n"
+	 "               the ways back in that stay open",
 	 cmd_explain},
 	{"probe", "",
 	 "say whether this kernel lets a process without CAP_SETGID\n"

@@ -69,6 +69,36 @@ char *dg_diag_format(const struct dg_diag *diag)
 	return r < 0 ? NULL : s;
 }
 
+static bool same(const char *a, const char *b)
+{
+	return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+static bool diag_equal(const struct dg_diag *a, const struct dg_diag *b)
+{
+	return a->severity == b->severity && a->line == b->line &&
+	       same(a->file, b->file) && strcmp(a->message, b->message) == 0;
+}
+
+void dg_diags_unique(struct dg_diags *d)
+{
+	size_t out = 0;
+
+	for (size_t i = 0; i < d->n; i++) {
+		bool seen = false;
+
+		for (size_t k = 0; k < out && !seen; k++)
+			seen = diag_equal(&d->v[k], &d->v[i]);
+		if (seen) {
+			free(d->v[i].file);
+			free(d->v[i].message);
+		} else {
+			d->v[out++] = d->v[i];
+		}
+	}
+	d->n = out;
+}
+
 void dg_diags_free(struct dg_diags *d)
 {
 	for (size_t i = 0; i < d->n; i++) {

@@ -37,6 +37,9 @@ bool dg_diags_failed(const struct dg_diags *d);
 const struct dg_diag *dg_diags_first_error(const struct dg_diags *d);
 /* "FILE:LINE: message", "FILE: message" or "message"; NULL on ENOMEM. */
 char *dg_diag_format(const struct dg_diag *diag);
+/* Drop each diagnostic that repeats an earlier one (a line in a file
+ * that many stacks include is found once per stack), keeping the order. */
+void dg_diags_unique(struct dg_diags *d);
 void dg_diags_free(struct dg_diags *d);
 
 #endif

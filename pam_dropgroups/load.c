@@ -158,39 +158,21 @@ static int walk_dir(int at, const char *path, const char *base_display,
 static int read_all(int fd, const char *display, size_t size_hint,
 		    char **text, struct dg_diags *diags)
 {
-	size_t cap = size_hint + 1, len = 0;
-	_cleanup_free_ char *buf = malloc(cap + 1);
+	_cleanup_free_ char *buf = NULL;
+	size_t len;
+	int r = dg_read_whole(fd, size_hint, DG_POLICY_MAX_BYTES, &buf, &len);
 
-	if (!buf)
-		return -ENOMEM;
-	for (;;) {
-		ssize_t r;
-
-		if (len == cap) {
-			if (cap > DG_POLICY_MAX_BYTES)
-				break;
-			cap *= 2;
-			char *nb = realloc(buf, cap + 1);
-			if (!nb)
-				return -ENOMEM;
-			buf = nb;
-		}
-		r = read(fd, buf + len, cap - len);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			dg_diags_add(diags, DG_ERROR, display, 0,
-				     "cannot read: %s", strerror(errno));
-			return -EINVAL;
-		}
-		if (r == 0)
-			break;
-		len += (size_t)r;
-	}
-	if (len > DG_POLICY_MAX_BYTES) {
+	if (r == -ENOMEM)
+		return r;
+	if (r == -EFBIG) {
 		dg_diags_add(diags, DG_ERROR, display, 0,
 			     "file is larger than %u bytes",
 			     DG_POLICY_MAX_BYTES);
+		return -EINVAL;
+	}
+	if (r < 0) {
+		dg_diags_add(diags, DG_ERROR, display, 0, "cannot read: %s",
+			     strerror(-r));
 		return -EINVAL;
 	}
 	if (memchr(buf, '\0', len)) {
@@ -198,7 +180,6 @@ static int read_all(int fd, const char *display, size_t size_hint,
 			     "file contains a NUL byte");
 		return -EINVAL;
 	}
-	buf[len] = '\0';
 	*text = DG_TAKE(buf);
 	return 0;
 }

@@ -17,60 +17,30 @@
 #include <security/pam_modules.h>
 
 #include "apply.h"
+#include "args.h"
 #include "kernel.h"
 #include "nss.h"
 #include "plan.h"
 #include "util.h"
 
-#define ARG_CONFIG "config="
-#define ARG_CONFIG_LEN (sizeof(ARG_CONFIG) - 1)
-
-struct args {
-	const char *config;
-	bool debug;
-	/* Fail with PAM_SYSTEM_ERR: sudo treats PAM_SESSION_ERR from
-	 * pam_open_session as harmless and runs the command anyway. */
-	bool system_err;
-};
-
 static void log_fail(pam_handle_t *pamh, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-/* Parse the module arguments.  `system_err` is honoured even when another
- * argument is wrong, so that a typo elsewhere on a sudo line still fails
- * in a way sudo does not ignore. */
+/* Parse the module arguments (args.c); a refused one is logged as the
+ * call's one fail-closed line. */
 static int parse_args(pam_handle_t *pamh, int argc, const char **argv,
-		      struct args *args)
+		      struct dg_args *args)
 {
-	*args = (struct args){.config = DG_DEFAULT_CONFIG};
-	for (int i = 0; i < argc; i++)
-		if (strcmp(argv[i], "system_err") == 0)
-			args->system_err = true;
-	for (int i = 0; i < argc; i++) {
-		if (strcmp(argv[i], "debug") == 0)
-			args->debug = true;
-		else if (strcmp(argv[i], "system_err") == 0)
-			continue;
-		else if (strncmp(argv[i], ARG_CONFIG, ARG_CONFIG_LEN) == 0 &&
-			 argv[i][ARG_CONFIG_LEN] == '/')
-			args->config = argv[i] + ARG_CONFIG_LEN;
-		else if (strncmp(argv[i], ARG_CONFIG, ARG_CONFIG_LEN) == 0) {
-			log_fail(pamh, "config=%s: the policy path must be "
-				       "absolute",
-				 argv[i] + ARG_CONFIG_LEN);
-			return -EINVAL;
-		} else {
-			/* Unlike modules that log and carry on, an option we
-			 * do not understand may be a policy we are ignoring. */
-			log_fail(pamh, "unknown option \"%s\"", argv[i]);
-			return -EINVAL;
-		}
-	}
-	return 0;
+	_cleanup_free_ char *why = NULL;
+	int r = dg_args_parse(argc, argv, args, &why);
+
+	if (r < 0)
+		log_fail(pamh, "%s", why ? why : "out of memory");
+	return r;
 }
 
 /* The code a failure returns: the caller's, or PAM_SYSTEM_ERR. */
-static int failure(const struct args *args, int fail_code)
+static int failure(const struct dg_args *args, int fail_code)
 {
 	return args->system_err ? PAM_SYSTEM_ERR : fail_code;
 }
@@ -213,7 +183,7 @@ static bool kept_plan_fits(const struct kept_plan *k, const char *config,
 
 /* The plan for this handle's service and user: the kept one, or a new
  * one (then kept).  NULL on failure, logged (one LOG_ERR line). */
-static struct kept_plan *get_plan(pam_handle_t *pamh, const struct args *args)
+static struct kept_plan *get_plan(pam_handle_t *pamh, const struct dg_args *args)
 {
 	const void *service = NULL, *user = NULL, *data = NULL;
 	struct dg_diags diags = {0};
@@ -255,7 +225,7 @@ static struct kept_plan *get_plan(pam_handle_t *pamh, const struct args *args)
 	return k;
 }
 
-static void log_no_rule(pam_handle_t *pamh, const struct args *args,
+static void log_no_rule(pam_handle_t *pamh, const struct dg_args *args,
 			const struct dg_plan *plan)
 {
 	const void *service = NULL;
@@ -302,7 +272,7 @@ static void log_apply_error(pam_handle_t *pamh, const struct dg_apply_error *why
 }
 
 /* PAM_SUCCESS, PAM_IGNORE (no rule matches) or fail_code. */
-static int trim(pam_handle_t *pamh, const struct args *args, int fail_code)
+static int trim(pam_handle_t *pamh, const struct dg_args *args, int fail_code)
 {
 	struct dg_outcome outcome = {0};
 	struct dg_apply_error why;
@@ -329,7 +299,7 @@ static int trim(pam_handle_t *pamh, const struct args *args, int fail_code)
  * with the plan, for the apply that comes later, maybe in a child that
  * cannot refuse the login any more).  PAM_SUCCESS, PAM_IGNORE (no rule
  * matches) or fail_code. */
-static int check_ahead(pam_handle_t *pamh, const struct args *args,
+static int check_ahead(pam_handle_t *pamh, const struct dg_args *args,
 		       int fail_code)
 {
 	struct kept_plan *k = get_plan(pamh, args);
@@ -379,7 +349,7 @@ static int check_ahead(pam_handle_t *pamh, const struct args *args,
 PAM_EXTERN int pam_sm_authenticate(pam_handle_t *pamh, int flags, int argc,
 				   const char **argv)
 {
-	struct args args;
+	struct dg_args args;
 
 	(void)flags;
 	if (parse_args(pamh, argc, argv, &args) < 0)
@@ -390,7 +360,7 @@ PAM_EXTERN int pam_sm_authenticate(pam_handle_t *pamh, int flags, int argc,
 PAM_EXTERN int pam_sm_setcred(pam_handle_t *pamh, int flags, int argc,
 			      const char **argv)
 {
-	struct args args;
+	struct dg_args args;
 
 	if (!(flags & (PAM_ESTABLISH_CRED | PAM_REINITIALIZE_CRED)))
 		return PAM_SUCCESS; /* refresh or delete: nothing of ours to do */
@@ -415,7 +385,7 @@ PAM_EXTERN int pam_sm_setcred(pam_handle_t *pamh, int flags, int argc,
 PAM_EXTERN int pam_sm_acct_mgmt(pam_handle_t *pamh, int flags, int argc,
 				const char **argv)
 {
-	struct args args;
+	struct dg_args args;
 
 	(void)flags;
 	if (parse_args(pamh, argc, argv, &args) < 0)
@@ -426,7 +396,7 @@ PAM_EXTERN int pam_sm_acct_mgmt(pam_handle_t *pamh, int flags, int argc,
 PAM_EXTERN int pam_sm_open_session(pam_handle_t *pamh, int flags, int argc,
 				   const char **argv)
 {
-	struct args args;
+	struct dg_args args;
 
 	(void)flags;
 	if (parse_args(pamh, argc, argv, &args) < 0)

@@ -1,7 +1,8 @@
-/* Checked array growth and string lists. */
+/* Checked array growth, string lists, and reading a whole file. */
 #include "util.h"
 
 #include <errno.h>
+#include <unistd.h>
 #include <string.h>
 #include <strings.h>
 
@@ -90,4 +91,41 @@ void dg_strings_free(struct dg_strings *s)
 		free(s->v[i]);
 	free(s->v);
 	*s = (struct dg_strings){0};
+}
+
+int dg_read_whole(int fd, size_t size_hint, size_t max, char **text,
+		  size_t *len)
+{
+	size_t cap = size_hint + 1, n = 0;
+	_cleanup_free_ char *buf = malloc(cap + 1);
+
+	if (!buf)
+		return -ENOMEM;
+	for (;;) {
+		ssize_t r;
+
+		if (n == cap) {
+			if (cap > max)
+				break;
+			cap *= 2;
+			char *nb = realloc(buf, cap + 1);
+			if (!nb)
+				return -ENOMEM;
+			buf = nb;
+		}
+		r = read(fd, buf + n, cap - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -errno;
+		if (r == 0)
+			break;
+		n += (size_t)r;
+	}
+	if (n > max)
+		return -EFBIG;
+	buf[n] = '\0';
+	*len = n;
+	*text = DG_TAKE(buf);
+	return 0;
 }

@@ -1,7 +1,7 @@
 /* Small helpers shared by every file: scope-bound cleanup, checked array
- * growth, and string lists.  Error paths release what they took through
- * these, so no branch can forget a free (the module lives inside sshd and
- * login for the whole life of the daemon). */
+ * growth, string lists, and reading a whole file.  Error paths release
+ * what they took through these, so no branch can forget a free (the
+ * module lives inside sshd and login for the whole life of the daemon). */
 #ifndef DG_UTIL_H
 #define DG_UTIL_H
 
@@ -63,5 +63,11 @@ bool dg_strings_has_sorted(const struct dg_strings *s, const char *str);
 void dg_strings_sort_unique_nocase(struct dg_strings *s);
 bool dg_strings_has_nocase(const struct dg_strings *s, const char *str);
 void dg_strings_free(struct dg_strings *s);
+
+/* Read fd to its end (size_hint: its expected size) into a
+ * NUL-terminated *text of *len bytes.  0, -ENOMEM, -EFBIG when it holds
+ * more than max bytes, or read's -errno. */
+int dg_read_whole(int fd, size_t size_hint, size_t max, char **text,
+		  size_t *len);
 
 #endif

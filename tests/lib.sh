@@ -88,7 +88,9 @@ sandbox_etc() {
 	for u in root bin alice bob sshd nobody; do
 		echo "$u:$hash:19000:0:99999:7:::"
 	done > "$T/etc/shadow"
-	sed 's/:.*//; s/$/:*::/' "$T/etc/group" > "$T/etc/gshadow"
+	# gshadow as grpconv writes it: no group password, the same members
+	# (newgrp and sg believe gshadow's member list, not group's).
+	awk -F: '{ print $1 ":*::" $4 }' "$T/etc/group" > "$T/etc/gshadow"
 	chmod 0640 "$T/etc/shadow" "$T/etc/gshadow"
 	printf 'passwd: files\ngroup: files\nshadow: files\ngshadow: files\n' \
 		> "$T/etc/nsswitch.conf"

@@ -1,0 +1,72 @@
+/* PAM stack files from the configuration and vendor directories. */
+#include "pamread.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "util.h"
+
+/* A stack file larger than this is not one. */
+#define PAM_FILE_MAX_BYTES (1u << 20)
+
+static int read_path(const char *path, char **text)
+{
+	_cleanup_close_ int fd = -1;
+	struct stat st;
+	size_t len;
+
+	/* O_NONBLOCK: a FIFO here must not hang the command. */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	if (!S_ISREG(st.st_mode))
+		return S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
+	return dg_read_whole(fd, (size_t)st.st_size, PAM_FILE_MAX_BYTES, text,
+			     &len);
+}
+
+/* Try dir/name; 0, -ENOENT (try the next place) or another -errno. */
+static int try_dir(const char *dir, const char *name, char **path, char **text)
+{
+	_cleanup_free_ char *p = NULL;
+	int r;
+
+	if (!dir)
+		return -ENOENT;
+	if (asprintf(&p, "%s/%s", dir, name) < 0)
+		return -ENOMEM;
+	if ((r = read_path(p, text)) < 0)
+		return r;
+	*path = DG_TAKE(p);
+	return 0;
+}
+
+static int dirs_read(void *ctx, const char *name, bool conf_dir_only,
+		     char **path, char **text)
+{
+	const struct dg_pam_dirs *dirs = ctx;
+	int r;
+
+	if (*name == '/') {
+		if ((r = read_path(name, text)) < 0)
+			return r;
+		return (*path = strdup(name)) ? 0 : (free(*text), -ENOMEM);
+	}
+	r = try_dir(dirs->conf, name, path, text);
+	if (r == -ENOENT && !conf_dir_only)
+		r = try_dir(dirs->vendor, name, path, text);
+	return r;
+}
+
+struct dg_pam_reader dg_pam_dirs_reader(const struct dg_pam_dirs *dirs)
+{
+	return (struct dg_pam_reader){.read = dirs_read,
+				      .ctx = (void *)(uintptr_t)dirs};
+}

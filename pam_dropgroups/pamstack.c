@@ -1,0 +1,432 @@
+/* PAM stacks as libpam 1.5.2 (with Debian's "@include") reads them: one
+ * file's text to logical lines to tokens, includes followed through the
+ * caller's reader, and what a control does with a return code. */
+#include "pamstack.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <security/_pam_types.h>
+
+static const char *const facility_names[DG_PAM_FACILITIES] = {
+	[DG_PAM_AUTH] = "auth",
+	[DG_PAM_ACCOUNT] = "account",
+	[DG_PAM_SESSION] = "session",
+	[DG_PAM_PASSWORD] = "password",
+};
+
+const char *dg_pam_facility_name(enum dg_pam_facility f)
+{
+	return f < DG_PAM_FACILITIES ? facility_names[f] : "?";
+}
+
+/* --- one file's text to logical lines --- */
+
+/* The next logical line of *pos, as libpam assembles it: blank lines and
+ * lines that start with "#" are skipped (also inside a continued line),
+ * "#" ends a line, and a line ending in a backslash (trailing blanks
+ * aside) goes on with the next, the backslash read as a blank.  0 at the
+ * end, 1 with *out (to free) and *first (its first line's number), or
+ * -ENOMEM. */
+static int next_line(const char **pos, int *lineno, char **out, int *first)
+{
+	_cleanup_free_ char *buf = NULL;
+	size_t len = 0, cap = 0;
+
+	while (**pos) {
+		const char *s = *pos, *hash;
+		size_t n = strcspn(s, "\n"), lead = strspn(s, " \t"), keep;
+		bool more;
+
+		*pos = s + n + (s[n] == '\n');
+		(*lineno)++;
+		if (lead >= n || s[lead] == '#')
+			continue; /* blank, or a comment: a line goes on */
+		s += lead;
+		n -= lead;
+		hash = memchr(s, '#', n);
+		keep = hash ? (size_t)(hash - s) : n;
+		while (keep > 1 && (s[keep - 1] == ' ' || s[keep - 1] == '\t'))
+			keep--;
+		more = !hash && s[keep - 1] == '\\';
+		if (!buf)
+			*first = *lineno;
+		if (dg_grow((void **)&buf, &cap, len + keep + 1, 1) < 0)
+			return -ENOMEM;
+		memcpy(buf + len, s, keep);
+		len += keep;
+		if (more)
+			buf[len - 1] = ' ';
+		buf[len] = '\0';
+		if (!more)
+			break;
+	}
+	if (!buf)
+		return 0;
+	*out = DG_TAKE(buf);
+	return 1;
+}
+
+/* The next token of *s (libpam's _pam_StrTok): blank-separated, or
+ * "[...]" up to the first "]" not written "\]", kept with its brackets
+ * (want_brackets) or without them, "\]" read as "]".  NULL at the end of
+ * the line, or on ENOMEM (*oom set). */
+static char *next_token(const char **s, bool want_brackets, bool *oom)
+{
+	const char *p = *s + strspn(*s, " \t\n"), *end;
+	char *tok, *to;
+
+	if (!*p)
+		return NULL;
+	if (*p != '[') {
+		end = p + strcspn(p, " \t\n");
+		*s = end;
+		if (!(tok = strndup(p, (size_t)(end - p))))
+			*oom = true;
+		return tok;
+	}
+	if (!(tok = to = dg_new0(char, strlen(p) + 2))) {
+		*oom = true;
+		return NULL;
+	}
+	if (want_brackets)
+		*to++ = '[';
+	for (end = p + 1; *end && *end != ']'; end++) {
+		if (*end == '\\' && end[1] == ']')
+			end++;
+		*to++ = *end;
+	}
+	if (want_brackets)
+		*to++ = ']';
+	*s = *end ? end + 1 : end;
+	return tok;
+}
+
+/* --- following includes --- */
+
+enum { ANY_FACILITY = DG_PAM_FACILITIES };
+
+/* What the walk through one service's files needs. */
+struct walk {
+	const struct dg_pam_reader *reader;
+	struct dg_pam_stack *stack;
+	struct dg_diags *diags;
+};
+
+static int read_file(struct walk *w, const char *name, bool conf_dir_only,
+		     int filter, unsigned depth, unsigned substack);
+
+static int facility_of(const char *type, bool *dash)
+{
+	*dash = *type == '-';
+	type += *dash;
+	for (int f = 0; f < DG_PAM_FACILITIES; f++)
+		if (strcasecmp(type, facility_names[f]) == 0)
+			return f;
+	return -1;
+}
+
+/* A line that names a file to include: read it, or say why it cannot
+ * be, and what libpam then does. */
+static int include(struct walk *w, const char *file, int line,
+		   const char *how, const char *name, bool conf_dir_only,
+		   int filter, unsigned depth, unsigned substack)
+{
+	int r;
+
+	if (!name) {
+		dg_diags_add(w->diags, DG_ERROR, file, line,
+			     "%s names no file", how);
+		return 0;
+	}
+	if (depth + 1 >= DG_PAM_MAX_DEPTH) {
+		dg_diags_add(w->diags, DG_ERROR, file, line,
+			     "%s %s: includes nest deeper than %d (a loop?); "
+			     "libpam gives up",
+			     how, name, DG_PAM_MAX_DEPTH);
+		return 0;
+	}
+	r = read_file(w, name, conf_dir_only, filter, depth + 1, substack);
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0)
+		dg_diags_add(w->diags, DG_ERROR, file, line,
+			     "%s %s: %s; %s", how, name,
+			     r == -ENOENT ? "no such file" : strerror(-r),
+			     filter == ANY_FACILITY
+				     ? "libpam refuses every call of this "
+				       "service (pam_start fails)"
+				     : "every call of this facility through "
+				       "this stack fails");
+	return 0;
+}
+
+static int add_module_line(struct walk *w, const char *file, int line,
+			   int facility, char *control, char *module,
+			   const char **rest, unsigned substack)
+{
+	struct dg_pam_line l = {.facility = (enum dg_pam_facility)facility,
+				.control = control, .module = module,
+				.file = file, .line = line,
+				.substack = substack};
+	bool oom = false;
+	char *arg;
+
+	while ((arg = next_token(rest, false, &oom))) {
+		if (DG_APPEND(&l.args, arg) < 0) {
+			free(arg);
+			oom = true;
+			break;
+		}
+	}
+	if (oom || DG_APPEND(&w->stack->lines, l) < 0) {
+		dg_strings_free(&l.args);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/* One logical line: a module line, an include, or something libpam
+ * would not read (reported, skipped). */
+static int one_line(struct walk *w, const char *file, int line,
+		    const char *text, int filter, unsigned depth,
+		    unsigned substack)
+{
+	_cleanup_free_ char *type = NULL, *control = NULL, *module = NULL;
+	bool oom = false, dash;
+	int facility, r;
+
+	if (!(type = next_token(&text, false, &oom)))
+		return oom ? -ENOMEM : 0;
+	if (strcmp(type, "@include") == 0) {
+		module = next_token(&text, false, &oom);
+		return oom ? -ENOMEM
+			   : include(w, file, line, "@include", module, true,
+				     filter, depth, substack);
+	}
+	if ((facility = facility_of(type, &dash)) < 0) {
+		dg_diags_add(w->diags, DG_WARNING, file, line,
+			     "libpam knows no module type \"%s\"", type);
+		return 0;
+	}
+	if (filter != ANY_FACILITY && facility != filter)
+		return 0;
+	control = next_token(&text, true, &oom);
+	module = oom ? NULL : next_token(&text, false, &oom);
+	if (oom)
+		return -ENOMEM;
+	if (control && (strcasecmp(control, "include") == 0 ||
+			strcasecmp(control, "substack") == 0)) {
+		bool sub = strcasecmp(control, "substack") == 0;
+		_cleanup_free_ char *how = NULL;
+
+		if (asprintf(&how, "%s %s", type, sub ? "substack" : "include") < 0)
+			return -ENOMEM;
+		return include(w, file, line, how, module, false, facility,
+			       depth, substack + sub);
+	}
+	if (!control || !module) {
+		dg_diags_add(w->diags, DG_WARNING, file, line,
+			     "no %s: libpam makes every %s call fail here",
+			     control ? "module" : "control", type);
+		return 0;
+	}
+	r = add_module_line(w, file, line, facility, control, module, &text,
+			    substack);
+	if (r == 0)
+		control = module = NULL; /* the line owns them */
+	return r;
+}
+
+static int read_file(struct walk *w, const char *name, bool conf_dir_only,
+		     int filter, unsigned depth, unsigned substack)
+{
+	_cleanup_free_ char *path = NULL, *text = NULL;
+	const char *pos, *file;
+	int lineno = 0, first = 0, r;
+	char *line = NULL;
+
+	r = w->reader->read(w->reader->ctx, name, conf_dir_only, &path, &text);
+	if (r < 0)
+		return r;
+	if (dg_strings_add(&w->stack->files, path) < 0)
+		return -ENOMEM;
+	file = w->stack->files.v[w->stack->files.n - 1];
+	if (depth == 0)
+		w->stack->file = file;
+	pos = text;
+	while ((r = next_line(&pos, &lineno, &line, &first)) > 0) {
+		r = one_line(w, file, first, line, filter, depth, substack);
+		free(line);
+		if (r < 0)
+			return r;
+	}
+	return r;
+}
+
+int dg_pam_stack_load(const struct dg_pam_reader *reader, const char *service,
+		      struct dg_pam_stack *out, struct dg_diags *diags)
+{
+	struct walk w = {.reader = reader, .stack = out, .diags = diags};
+	int r;
+
+	*out = (struct dg_pam_stack){0};
+	r = read_file(&w, service, false, ANY_FACILITY, 0, 0);
+	return r;
+}
+
+void dg_pam_stack_free(struct dg_pam_stack *stack)
+{
+	for (size_t i = 0; i < stack->lines.n; i++) {
+		free(stack->lines.v[i].control);
+		free(stack->lines.v[i].module);
+		dg_strings_free(&stack->lines.v[i].args);
+	}
+	free(stack->lines.v);
+	dg_strings_free(&stack->files);
+	*stack = (struct dg_pam_stack){0};
+}
+
+bool dg_pam_is_dropgroups(const char *module)
+{
+	const char *base = strrchr(module, '/');
+
+	return strcmp(base ? base + 1 : module, "pam_dropgroups.so") == 0;
+}
+
+/* --- controls --- */
+
+/* libpam's return value names, in the order of their codes (0..31),
+ * then "default". */
+static const char *const return_names[] = {
+	"success", "open_err", "symbol_err", "service_err", "system_err",
+	"buf_err", "perm_denied", "auth_err", "cred_insufficient",
+	"authinfo_unavail", "user_unknown", "maxtries", "new_authtok_reqd",
+	"acct_expired", "session_err", "cred_unavail", "cred_expired",
+	"cred_err", "no_module_data", "conv_err", "authtok_err",
+	"authtok_recover_err", "authtok_lock_busy", "authtok_disable_aging",
+	"try_again", "ignore", "abort", "authtok_expired", "module_unknown",
+	"bad_item", "conv_again", "incomplete", "default",
+};
+
+#define N_CODES _PAM_RETURN_VALUES
+#define UNSET (-1)
+
+static const char *const action_names[] = {
+	[DG_PAM_ACTION_IGNORE] = "ignore", [DG_PAM_ACTION_OK] = "ok",
+	[DG_PAM_ACTION_DONE] = "done",     [DG_PAM_ACTION_BAD] = "bad",
+	[DG_PAM_ACTION_DIE] = "die",       [DG_PAM_ACTION_RESET] = "reset",
+};
+
+static void set_default(int *actions, int action)
+{
+	for (int i = 0; i < N_CODES; i++)
+		if (actions[i] == UNSET)
+			actions[i] = action;
+}
+
+/* The index in names[0..n) of the first name that *t starts with, and
+ * past it, or n: libpam matches values and actions by prefix, in its
+ * own order. */
+static size_t match_prefix(const char *const *names, size_t n, const char **t)
+{
+	for (size_t i = 0; i < n; i++) {
+		size_t len = names[i] ? strlen(names[i]) : 0;
+
+		if (len && strncmp(names[i], *t, len) == 0) {
+			*t += len;
+			return i;
+		}
+	}
+	return n;
+}
+
+/* One "value=action" at *t; false if libpam could not read it. */
+static bool one_pair(const char **t, int *actions)
+{
+	size_t n_acts = sizeof(action_names) / sizeof(*action_names);
+	size_t ret = match_prefix(return_names, N_CODES + 1, t), act;
+	char *end;
+
+	if (ret > N_CODES || !**t)
+		return false;
+	*t += strspn(*t, " \t");
+	if (*(*t)++ != '=')
+		return false;
+	*t += strspn(*t, " \t");
+	act = match_prefix(action_names, n_acts, t);
+	if (act == n_acts) {
+		if (!isdigit((unsigned char)**t) || strtol(*t, &end, 10) <= 0)
+			return false; /* libpam: no jump of 0 lines */
+		*t = end;
+		act = DG_PAM_ACTION_JUMP;
+	}
+	if (ret == N_CODES)
+		set_default(actions, (int)act);
+	else
+		actions[ret] = (int)act;
+	return true;
+}
+
+/* value=action pairs from t (inside the brackets, or a bare word libpam
+ * reads the same way), up to the end or "]". */
+static void parse_pairs(const char *t, int *actions)
+{
+	for (;;) {
+		t += strspn(t, " \t");
+		if (!*t || *t == ']')
+			break;
+		if (!one_pair(&t, actions)) {
+			for (int i = 0; i < N_CODES; i++)
+				actions[i] = DG_PAM_ACTION_BAD;
+			return;
+		}
+	}
+	set_default(actions, DG_PAM_ACTION_BAD);
+}
+
+/* The words: required, requisite, optional, sufficient. */
+static bool parse_word(const char *control, int *actions)
+{
+	static const struct {
+		const char *word;
+		int success, fallback;
+		bool ignore_ignore;
+	} words[] = {
+		{"required", DG_PAM_ACTION_OK, DG_PAM_ACTION_BAD, true},
+		{"requisite", DG_PAM_ACTION_OK, DG_PAM_ACTION_DIE, true},
+		{"optional", DG_PAM_ACTION_OK, DG_PAM_ACTION_IGNORE, false},
+		{"sufficient", DG_PAM_ACTION_DONE, DG_PAM_ACTION_IGNORE, false},
+	};
+
+	for (size_t i = 0; i < sizeof(words) / sizeof(*words); i++) {
+		if (strcasecmp(control, words[i].word) != 0)
+			continue;
+		actions[PAM_SUCCESS] = words[i].success;
+		actions[PAM_NEW_AUTHTOK_REQD] = words[i].success;
+		if (words[i].ignore_ignore)
+			actions[PAM_IGNORE] = DG_PAM_ACTION_IGNORE;
+		set_default(actions, words[i].fallback);
+		return true;
+	}
+	return false;
+}
+
+enum dg_pam_action dg_pam_control_action(const char *control, int code)
+{
+	int actions[N_CODES];
+
+	for (int i = 0; i < N_CODES; i++)
+		actions[i] = UNSET;
+	if (*control == '[')
+		parse_pairs(control + 1, actions);
+	else if (!parse_word(control, actions))
+		parse_pairs(control, actions); /* as libpam does */
+	if (code < 0 || code >= N_CODES)
+		return DG_PAM_ACTION_BAD; /* libpam: an invalid code is bad */
+	return (enum dg_pam_action)actions[code];
+}

@@ -1,0 +1,99 @@
+/* Reading PAM stacks as libpam does (Debian 12's Linux-PAM 1.5.2): the
+ * lines of a service's file, with "@include", "include" and "substack"
+ * followed, so that `dropgroups lint` and `explain` can see every
+ * pam_dropgroups line a service runs, in which facility, and under which
+ * control.
+ *
+ * Pure: the files come through a reader the caller passes (pamread.c
+ * reads /etc/pam.d; the unit tests pass text).  The syntax followed is
+ * libpam's: "#" ends a line wherever it appears, a line that ends in a
+ * backslash goes on in the next one that is not blank or a comment,
+ * "[...]" is one token in which "\]" stands for "]", and types and
+ * controls are read ignoring case. */
+#ifndef DG_PAMSTACK_H
+#define DG_PAMSTACK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "diag.h"
+#include "util.h"
+
+enum dg_pam_facility {
+	DG_PAM_AUTH,    /* pam_authenticate and pam_setcred */
+	DG_PAM_ACCOUNT, /* pam_acct_mgmt */
+	DG_PAM_SESSION, /* pam_open_session, pam_close_session */
+	DG_PAM_PASSWORD,
+	DG_PAM_FACILITIES,
+};
+
+const char *dg_pam_facility_name(enum dg_pam_facility f);
+
+/* One module line, where it was written. */
+struct dg_pam_line {
+	enum dg_pam_facility facility;
+	char *control;          /* "required", or "[...]" as written */
+	char *module;           /* a name or a path, as written */
+	struct dg_strings args; /* as libpam hands them to the module */
+	const char *file;       /* points into dg_pam_stack.files */
+	int line;               /* where the (continued) line starts */
+	unsigned substack;      /* how many substacks deep (0: none) */
+};
+
+struct dg_pam_lines {
+	struct dg_pam_line *v;
+	size_t n, cap;
+};
+
+struct dg_pam_stack {
+	struct dg_strings files;   /* every file read: lines point here */
+	const char *file;          /* the service's own file */
+	struct dg_pam_lines lines; /* in the order libpam runs them */
+};
+
+/* Where stack files come from: read(ctx, name, conf_dir_only, path, text)
+ * finds name (a service or included name; an absolute path is itself)
+ * as libpam would, in the configuration directory and, unless
+ * conf_dir_only (Debian's "@include"), in the vendor directory, and
+ * returns 0 with *path and *text allocated, -ENOENT, -ENOMEM, or another
+ * -errno. */
+struct dg_pam_reader {
+	int (*read)(void *ctx, const char *name, bool conf_dir_only,
+		    char **path, char **text);
+	void *ctx;
+};
+
+/* libpam gives up past this many nested substacks; includes nest as
+ * deep, or loop, here no further. */
+#define DG_PAM_MAX_DEPTH 16
+
+/* Read service's stack into *out.  0 (problems, such as an included
+ * file that is missing, are in diags as errors at the line that names
+ * it), -ENOENT when the service has no file (libpam would use "other"),
+ * -ENOMEM, or the reader's -errno for the service's own file.  *out is
+ * always initialised; free it with dg_pam_stack_free. */
+int dg_pam_stack_load(const struct dg_pam_reader *reader, const char *service,
+		      struct dg_pam_stack *out, struct dg_diags *diags);
+
+void dg_pam_stack_free(struct dg_pam_stack *stack);
+
+/* Is module (as written on a line) pam_dropgroups? */
+bool dg_pam_is_dropgroups(const char *module);
+
+/* What a line's control does when the module returns code (a PAM_*
+ * value), by libpam's rules for "required", "requisite", "optional",
+ * "sufficient" and "[value=action ...]" (a bracket libpam cannot read
+ * makes every code "bad", as in libpam). */
+enum dg_pam_action {
+	DG_PAM_ACTION_OK,     /* ok */
+	DG_PAM_ACTION_DONE,   /* done: ok, and the stack ends here */
+	DG_PAM_ACTION_BAD,    /* bad */
+	DG_PAM_ACTION_DIE,    /* die: bad, and the stack ends here */
+	DG_PAM_ACTION_IGNORE, /* ignore */
+	DG_PAM_ACTION_RESET,  /* reset: forget the state so far */
+	DG_PAM_ACTION_JUMP,   /* N: skip the next N lines */
+};
+
+enum dg_pam_action dg_pam_control_action(const char *control, int code);
+
+#endif

@@ -1,0 +1,604 @@
+/* Which programs give a user back the groups a rule drops: the policy's
+ * rules against the pam_dropgroups lines of each program's stack, judged
+ * by the table of programs (where each calls initgroups) and by libpam's
+ * rules for controls. */
+#include "ways.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <security/_pam_types.h>
+
+#include "args.h"
+
+/* --- one line --- */
+
+/* The codes the module fails with in a facility.  In auth both count:
+ * pam_setcred replays what pam_authenticate answered (libpam's cached
+ * chain), and runs alone where the program never authenticates. */
+static size_t failure_codes(enum dg_pam_facility f, bool system_err,
+			    int codes[2])
+{
+	if (system_err && f != DG_PAM_PASSWORD) {
+		codes[0] = PAM_SYSTEM_ERR;
+		return 1;
+	}
+	switch (f) {
+	case DG_PAM_AUTH:
+		codes[0] = PAM_AUTH_ERR;
+		codes[1] = PAM_CRED_ERR;
+		return 2;
+	case DG_PAM_ACCOUNT:
+		codes[0] = PAM_PERM_DENIED;
+		return 1;
+	case DG_PAM_SESSION:
+		codes[0] = PAM_SESSION_ERR;
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+static bool has_system_err(const struct dg_pam_line *l)
+{
+	struct dg_args args;
+	_cleanup_free_ char *why = NULL;
+
+	(void)dg_args_parse((int)l->args.n, (const char *const *)l->args.v,
+			    &args, &why);
+	return args.system_err;
+}
+
+/* Does the module's failure on l refuse the call?  A jump ignores it,
+ * except in pam_setcred, where libpam treats the line as required. */
+static bool fails_closed(const struct dg_pam_line *l)
+{
+	int codes[2];
+	size_t n = failure_codes(l->facility, has_system_err(l), codes);
+
+	for (size_t i = 0; i < n; i++) {
+		enum dg_pam_action a = dg_pam_control_action(l->control, codes[i]);
+
+		if (a == DG_PAM_ACTION_IGNORE || a == DG_PAM_ACTION_RESET ||
+		    (a == DG_PAM_ACTION_JUMP && l->facility != DG_PAM_AUTH))
+			return false;
+	}
+	return true;
+}
+
+/* What l does for p; for a program not in the table, an auth or
+ * session line is taken to trim (nothing better is known). */
+static enum dg_effect effect_of(const struct dg_program *p,
+				const struct dg_pam_line *l)
+{
+	if (p)
+		return p->effect[l->facility];
+	return l->facility == DG_PAM_ACCOUNT ? DG_EFFECT_CHECKS
+	       : l->facility == DG_PAM_PASSWORD ? DG_EFFECT_UNKNOWN
+						: DG_EFFECT_TRIMS;
+}
+
+static const char *name_of(const struct dg_program *p, const char *service)
+{
+	return p ? p->name : service;
+}
+
+/* Why l, a line in a facility where p's line trims, would still let a
+ * login through with every group: NULL if it would not.  *msg (if
+ * msg) gets the finding. */
+static bool line_fails_open(const struct dg_program *p, const char *service,
+			    const struct dg_pam_line *l, char **msg)
+{
+	const char *fac = dg_pam_facility_name(l->facility);
+	int r = 0;
+
+	if (effect_of(p, l) == DG_EFFECT_FAILS_OPEN) {
+		if (msg)
+			r = asprintf(msg, "for %s, %s line trims, but a failure "
+					  "does not stop it: %s; use \"%s\"",
+				     p->name, fac, p->order, p->fix);
+	} else if (p && p->session_needs_system_err &&
+		   l->facility == DG_PAM_SESSION && !has_system_err(l)) {
+		if (msg)
+			r = asprintf(msg, "for %s, a session line needs "
+					  "system_err: %s, and would run the "
+					  "command with every group when the "
+					  "policy is broken; use \"%s\"",
+				     p->name, p->order, p->fix);
+	} else if (!fails_closed(l)) {
+		if (msg)
+			r = asprintf(msg, "for %s, with \"%s\" a failure of "
+					  "the module does not count: a broken "
+					  "policy would let the login through "
+					  "with every group; use \"required\"",
+				     name_of(p, service), l->control);
+	} else {
+		return false;
+	}
+	if (r < 0 && msg)
+		*msg = NULL;
+	return true;
+}
+
+/* --- one service's stack --- */
+
+/* What a service's stack does with the module, for a rule that matches
+ * it. */
+enum dg_trim {
+	DG_TRIM_YES,        /* a line trims, and a failure refuses */
+	DG_TRIM_NO_LINE,    /* no pam_dropgroups line at all */
+	DG_TRIM_UNDONE,     /* lines, none where they trim */
+	DG_TRIM_FAILS_OPEN, /* trims, but a broken policy gets through */
+};
+
+struct judged {
+	enum dg_trim trim;
+	const struct dg_pam_line *good; /* the first line that trims */
+	bool any, account, fails_open;
+};
+
+static struct judged judge(const struct dg_service_stack *s,
+			   const struct dg_program *p)
+{
+	struct judged j = {0};
+
+	for (size_t i = 0; i < s->stack.lines.n; i++) {
+		const struct dg_pam_line *l = &s->stack.lines.v[i];
+		enum dg_effect e = effect_of(p, l);
+
+		if (!dg_pam_is_dropgroups(l->module))
+			continue;
+		j.any = true;
+		if (e == DG_EFFECT_CHECKS && fails_closed(l))
+			j.account = true;
+		if (e != DG_EFFECT_TRIMS && e != DG_EFFECT_FAILS_OPEN)
+			continue;
+		if (line_fails_open(p, s->service, l, NULL))
+			j.fails_open = true;
+		else if (!j.good)
+			j.good = l;
+	}
+	j.trim = !j.any		       ? DG_TRIM_NO_LINE
+		 : j.good && (!p || !p->needs_account || j.account)
+			 ? DG_TRIM_YES
+		 : j.good || j.fails_open ? DG_TRIM_FAILS_OPEN
+					  : DG_TRIM_UNDONE;
+	return j;
+}
+
+static void add(struct dg_diags *d, enum dg_severity sev, const char *file,
+		int line, char *msg)
+{
+	if (!msg)
+		d->lost = true;
+	else
+		dg_diags_add(d, sev, file, line, "%s", msg);
+	free(msg);
+}
+
+/* A control that, on the module's PAM_SUCCESS, does more than count it:
+ * the module answers PAM_SUCCESS whenever a rule matches (and
+ * authenticates nobody), so the lines after it would not decide. */
+static void report_success_action(const struct dg_pam_line *l,
+				  struct dg_diags *d)
+{
+	enum dg_pam_action a = dg_pam_control_action(l->control, PAM_SUCCESS);
+	const char *what = a == DG_PAM_ACTION_DONE    ? "ends the stack"
+			   : a == DG_PAM_ACTION_JUMP  ? "skips the lines after it"
+			   : a == DG_PAM_ACTION_RESET ? "forgets the failures "
+							"before it"
+						      : NULL;
+
+	if (what)
+		dg_diags_add(d, DG_ERROR, l->file, l->line,
+			     "with \"%s\", the module's PAM_SUCCESS (its answer "
+			     "whenever a rule matches: it authenticates "
+			     "nobody) %s, so other modules do not decide; use "
+			     "\"required\"",
+			     l->control, what);
+}
+
+/* A line in a facility where it does nothing for p. */
+static void report_undone(const struct dg_program *p,
+			  const struct dg_pam_line *l, struct dg_diags *d)
+{
+	const char *fac = dg_pam_facility_name(l->facility);
+
+	if (effect_of(p, l) == DG_EFFECT_CHECKS)
+		dg_diags_add(d, DG_ERROR, l->file, l->line,
+			     "for %s, an account line only checks the policy "
+			     "and trims nothing; %s%s%s",
+			     p->name, p->fix ? "use \"" : "",
+			     p->fix ? p->fix : p->instead, p->fix ? "\"" : "");
+	else if (p->fix)
+		dg_diags_add(d, DG_ERROR, l->file, l->line,
+			     "for %s, a %s line trims nothing: %s; use \"%s\"",
+			     p->name, fac, p->order, p->fix);
+	else
+		dg_diags_add(d, DG_ERROR, l->file, l->line,
+			     "for %s, no PAM line can trim: %s; %s", p->name,
+			     p->order, p->instead);
+}
+
+/* Judge s for p, and say in d what is wrong with its lines. */
+static enum dg_trim judge_and_report(const struct dg_service_stack *s,
+				     const struct dg_program *p,
+				     struct dg_diags *d)
+{
+	struct judged j = judge(s, p);
+
+	for (size_t i = 0; i < s->stack.lines.n; i++) {
+		const struct dg_pam_line *l = &s->stack.lines.v[i];
+		char *msg = NULL;
+
+		if (!dg_pam_is_dropgroups(l->module))
+			continue;
+		report_success_action(l, d);
+		if (j.good)
+			continue;
+		if (line_fails_open(p, s->service, l, &msg))
+			add(d, DG_ERROR, l->file, l->line, msg);
+		else if (p && !j.fails_open)
+			report_undone(p, l, d);
+	}
+	if (j.good && j.trim == DG_TRIM_FAILS_OPEN)
+		dg_diags_add(d, DG_ERROR, j.good->file, j.good->line,
+			     "for %s, this line trims, but %s: add \"account "
+			     "required pam_dropgroups.so\", which refuses a "
+			     "broken policy before the session",
+			     p->name, p->order);
+	return j.trim;
+}
+
+/* --- the rules --- */
+
+static bool strings_has(const struct dg_strings *s, const char *str)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (strcmp(s->v[i], str) == 0)
+			return true;
+	return false;
+}
+
+static bool everyone(const struct dg_rule_src *r)
+{
+	return !r->users_given || strings_has(&r->users, "*");
+}
+
+/* Does r2 match every user that r matches (by what is written)? */
+static bool covers_users(const struct dg_rule_src *r2,
+			 const struct dg_rule_src *r)
+{
+	if (everyone(r2))
+		return true;
+	if (everyone(r))
+		return false;
+	for (size_t i = 0; i < r->users.n; i++)
+		if (!strings_has(&r2->users, r->users.v[i]))
+			return false;
+	return true;
+}
+
+static bool matches_service(const struct dg_rule_src *r, const char *service)
+{
+	return strings_has(&r->services, service) ||
+	       strings_has(&r->services, "*");
+}
+
+/* The first rule that names service itself (not by "*"), or NULL. */
+static const struct dg_rule_src *naming_rule(const struct dg_config *cfg,
+					     const char *service)
+{
+	for (size_t i = 0; i < cfg->rules.n; i++)
+		if (strings_has(&cfg->rules.v[i].services, service))
+			return &cfg->rules.v[i];
+	return NULL;
+}
+
+/* Is r's every user matched by some rule for service? */
+static bool covered(const struct dg_config *cfg, const char *service,
+		    const struct dg_rule_src *r)
+{
+	for (size_t i = 0; i < cfg->rules.n; i++)
+		if (matches_service(&cfg->rules.v[i], service) &&
+		    covers_users(&cfg->rules.v[i], r))
+			return true;
+	return false;
+}
+
+/* "rule "ssh" (FILE:LINE)", or "rule at FILE:LINE". */
+static int print_rule(FILE *f, const struct dg_rule_src *r)
+{
+	return r->name ? fprintf(f, "rule \"%s\" (%s:%d)", r->name, r->file,
+				 r->line)
+		       : fprintf(f, "rule at %s:%d", r->file, r->line);
+}
+
+/* The rules whose users no rule for p's service covers (those with
+ * no_new_privs left out where p is reached set-user-ID), as one clause;
+ * NULL when none (or on ENOMEM, with *oom). */
+static char *uncovered_rules(const struct dg_config *cfg,
+			     const struct dg_program *p, bool *oom)
+{
+	char *s = NULL;
+	size_t len = 0, n = 0;
+	FILE *f = open_memstream(&s, &len);
+	bool bad = !f;
+
+	for (size_t i = 0; f && i < cfg->rules.n; i++) {
+		const struct dg_rule_src *r = &cfg->rules.v[i];
+
+		if ((r->no_new_privs && p->setuid) || covered(cfg, p->service, r))
+			continue;
+		bad |= fprintf(f, "%s", n++ ? ", " : "") < 0 ||
+		       print_rule(f, r) < 0;
+	}
+	if (f && fclose(f) != 0)
+		bad = true;
+	*oom = bad;
+	if (bad || !n) {
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
+/* --- lint --- */
+
+/* Every pam_dropgroups line's arguments, as the module would parse them
+ * (args.c), once per line however many stacks include it. */
+static void lint_args(const struct dg_service_stacks *stacks,
+		      const char *policy_path, struct dg_diags *d)
+{
+	for (size_t i = 0; i < stacks->n; i++) {
+		const struct dg_pam_lines *ls = &stacks->v[i].stack.lines;
+
+		for (size_t k = 0; k < ls->n; k++) {
+			const struct dg_pam_line *l = &ls->v[k];
+			_cleanup_free_ char *why = NULL;
+			struct dg_args args;
+
+			if (!dg_pam_is_dropgroups(l->module))
+				continue;
+			if (dg_args_parse((int)l->args.n,
+					  (const char *const *)l->args.v, &args,
+					  &why) < 0)
+				dg_diags_add(d, DG_ERROR, l->file, l->line,
+					     "the module refuses this line "
+					     "(%s): every call through it "
+					     "fails",
+					     why ? why : "out of memory");
+			else if (strcmp(args.config, policy_path) != 0)
+				dg_diags_add(d, DG_WARNING, l->file, l->line,
+					     "this line reads the policy %s, "
+					     "not %s: lint it with -c %s too",
+					     args.config, policy_path,
+					     args.config);
+		}
+	}
+}
+
+static void lint_no_new_privs(const struct dg_config *cfg, struct dg_diags *d)
+{
+	for (size_t i = 0; i < cfg->rules.n; i++) {
+		const struct dg_rule_src *r = &cfg->rules.v[i];
+
+		if (!r->no_new_privs)
+			dg_diags_add(d, DG_WARNING, r->file, r->line,
+				     "a way back in: the rule does not set "
+				     "no_new_privs, so its users take a "
+				     "dropped group back with sg or newgrp "
+				     "(set-user-ID): its drops are a "
+				     "convenience, not enforced");
+	}
+}
+
+/* A service a rule names: its stack must carry out the rule. */
+static void lint_named(const struct dg_service_stack *s,
+		       const struct dg_rule_src *r, struct dg_diags *d)
+{
+	const struct dg_program *p = dg_program_find(s->service);
+	enum dg_trim t = judge_and_report(s, p, d);
+	const char *where = s->stack.file;
+
+	if (t == DG_TRIM_NO_LINE && p && !p->fix)
+		dg_diags_add(d, DG_ERROR, r->file, r->line,
+			     "the rule names service \"%s\", but for %s no "
+			     "PAM line can trim: %s; %s",
+			     s->service, p->name, p->order, p->instead);
+	else if (t == DG_TRIM_NO_LINE && s->status == 0)
+		dg_diags_add(d, DG_ERROR, r->file, r->line,
+			     "the rule names service \"%s\", but %s has no "
+			     "pam_dropgroups line: the rule never applies",
+			     s->service, where);
+	else if (t == DG_TRIM_NO_LINE && where)
+		dg_diags_add(d, DG_ERROR, r->file, r->line,
+			     "the rule names service \"%s\", which has no "
+			     "stack: libpam uses %s, which has no "
+			     "pam_dropgroups line, so the rule never applies",
+			     s->service, where);
+	else if (t == DG_TRIM_NO_LINE)
+		dg_diags_add(d, DG_ERROR, r->file, r->line,
+			     "the rule names service \"%s\", which has no "
+			     "stack, and there is no \"other\": libpam refuses "
+			     "the service, so the rule never applies",
+			     s->service);
+	else if (t == DG_TRIM_UNDONE && !p)
+		dg_diags_add(d, DG_ERROR, r->file, r->line,
+			     "the rule names service \"%s\", but its stack has "
+			     "pam_dropgroups in account or password only, "
+			     "where it trims nothing",
+			     s->service);
+}
+
+/* A program of the table that no rule names: a way back in, unless
+ * rules for "*" cover it and its stack trims. */
+static int lint_unnamed(const struct dg_config *cfg,
+			const struct dg_service_stack *s,
+			const struct dg_program *p, struct dg_diags *d)
+{
+	bool oom = false, star = false, disarmed = p->setuid;
+	_cleanup_free_ char *rules = uncovered_rules(cfg, p, &oom);
+	enum dg_trim t = DG_TRIM_YES;
+
+	if (oom)
+		return -ENOMEM;
+	for (size_t i = 0; i < cfg->rules.n; i++) {
+		const struct dg_rule_src *r = &cfg->rules.v[i];
+
+		if (!strings_has(&r->services, "*"))
+			continue;
+		star = true;
+		/* set-user-ID, and every session it could start from runs
+		 * under no_new_privs */
+		disarmed &= r->no_new_privs;
+	}
+	if (star)
+		t = judge_and_report(s, p, d);
+	if (rules)
+		dg_diags_add(d, DG_WARNING, s->stack.file, 0,
+			     "a way back in: %s starts their processes with "
+			     "every group, as no rule for service \"%s\" "
+			     "matches the users of %s",
+			     p->name, p->service, rules);
+	else if (star && t == DG_TRIM_NO_LINE && !disarmed)
+		dg_diags_add(d, DG_WARNING, s->stack.file, 0,
+			     "a way back in: a rule matches every service, but "
+			     "this stack has no pam_dropgroups line, so %s "
+			     "starts processes with every group; %s%s",
+			     p->name, p->fix ? "use " : "",
+			     p->fix ? p->fix : p->instead);
+	return 0;
+}
+
+int dg_lint(const struct dg_config *cfg, const char *policy_path,
+	    const struct dg_service_stacks *stacks, struct dg_diags *diags)
+{
+	lint_args(stacks, policy_path, diags);
+	lint_no_new_privs(cfg, diags);
+	for (size_t i = 0; i < stacks->n; i++) {
+		const struct dg_service_stack *s = &stacks->v[i];
+		const struct dg_rule_src *r = naming_rule(cfg, s->service);
+		const struct dg_program *p = dg_program_find(s->service);
+
+		if (r)
+			lint_named(s, r, diags);
+		else if (p && p->user_reaches && s->status == 0 &&
+			 lint_unnamed(cfg, s, p, diags) < 0)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+int dg_lint_services(const struct dg_config *cfg, struct dg_strings *out)
+{
+	size_t n;
+	const struct dg_program *programs = dg_programs(&n);
+
+	for (size_t i = 0; i < n; i++)
+		if (dg_strings_add(out, programs[i].service) < 0)
+			return -ENOMEM;
+	for (size_t i = 0; i < cfg->rules.n; i++) {
+		const struct dg_strings *sv = &cfg->rules.v[i].services;
+
+		for (size_t k = 0; k < sv->n; k++)
+			if (strcmp(sv->v[k], "*") != 0 &&
+			    dg_strings_add(out, sv->v[k]) < 0)
+				return -ENOMEM;
+	}
+	dg_strings_sort_unique(out);
+	return 0;
+}
+
+/* --- explain --- */
+
+static const struct dg_service_stack *
+find_stack(const struct dg_service_stacks *stacks, const char *service)
+{
+	for (size_t i = 0; i < stacks->n; i++)
+		if (strcmp(stacks->v[i].service, service) == 0)
+			return &stacks->v[i];
+	return NULL;
+}
+
+static int add_way(struct dg_strings *out, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int add_way(struct dg_strings *out, const char *fmt, ...)
+{
+	_cleanup_free_ char *s = NULL;
+	va_list ap;
+	int r;
+
+	va_start(ap, fmt);
+	r = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (r < 0 || DG_APPEND(out, s) < 0)
+		return -ENOMEM;
+	s = NULL;
+	return 0;
+}
+
+/* The way through p, if it is open for the plan's user: 0 or -ENOMEM. */
+static int way_through(const struct dg_plan *plan, const struct dg_program *p,
+		       const struct dg_service_stack *s, struct dg_strings *out)
+{
+	const char *user = plan->user.name;
+	struct judged j;
+
+	if (dg_policy_match(&plan->policy, p->service, &plan->user) < 0)
+		return add_way(out, "%s: no rule matches service \"%s\" and "
+				    "user \"%s\"",
+			       p->name, p->service, user);
+	j = judge(s, p);
+	if (j.trim == DG_TRIM_YES)
+		return 0;
+	if (!p->fix)
+		return add_way(out, "%s: no PAM line can trim (%s); %s",
+			       p->name, p->order, p->instead);
+	if (j.trim == DG_TRIM_FAILS_OPEN)
+		return add_way(out, "%s: %s trims, but would let a broken "
+				    "policy through (dropgroups lint says why)",
+			       p->name, s->stack.file);
+	return add_way(out, "%s: %s has no pam_dropgroups line where it "
+			    "trims (%s)",
+		       p->name, s->stack.file, p->fix);
+}
+
+int dg_ways_open(const struct dg_plan *plan,
+		 const struct dg_service_stacks *stacks, struct dg_strings *out)
+{
+	bool nnp = plan->rule->src->no_new_privs;
+	size_t n;
+	const struct dg_program *programs = dg_programs(&n);
+
+	if (!nnp && add_way(out, "sg, newgrp: the rule does not set "
+				 "no_new_privs, and these set-user-ID programs "
+				 "give back any group \"%s\" is a member of",
+			    plan->user.name) < 0)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		const struct dg_program *p = &programs[i];
+		const struct dg_service_stack *s = find_stack(stacks, p->service);
+
+		/* not installed, not the user's to use, or disarmed */
+		if (!s || s->status != 0 || !p->user_reaches ||
+		    (nnp && p->setuid))
+			continue;
+		if (way_through(plan, p, s, out) < 0)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+void dg_service_stacks_free(struct dg_service_stacks *s)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		free(s->v[i].service);
+		dg_pam_stack_free(&s->v[i].stack);
+	}
+	free(s->v);
+	*s = (struct dg_service_stacks){0};
+}

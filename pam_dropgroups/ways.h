@@ -1,0 +1,47 @@
+/* The ways back in: which programs give a user the groups a rule drops,
+ * found from the policy and the PAM stacks (pamstack.c) with the table
+ * of programs (programs.c).  Pure: `dropgroups lint` and `explain` read
+ * the files and hand them in. */
+#ifndef DG_WAYS_H
+#define DG_WAYS_H
+
+#include "config.h"
+#include "diag.h"
+#include "pamstack.h"
+#include "plan.h"
+#include "programs.h"
+
+/* One service's stack as read for lint or explain. */
+struct dg_service_stack {
+	char *service;
+	/* 0: read; -ENOENT: the service has no file, and stack is
+	 * "other"'s (which libpam then uses), or empty if it has none */
+	int status;
+	struct dg_pam_stack stack;
+};
+
+struct dg_service_stacks {
+	struct dg_service_stack *v;
+	size_t n, cap;
+};
+
+/* The services to read: each one a rule names (not "*"), and each one
+ * of the table of programs; sorted, each once.  0 or -ENOMEM. */
+int dg_lint_services(const struct dg_config *cfg, struct dg_strings *out);
+
+/* What is wrong with how the stacks carry out the policy at
+ * policy_path (as read into cfg), into diags: errors where a line would
+ * not do what the policy says, or would let a broken policy through;
+ * warnings for ways back in.  0 or -ENOMEM. */
+int dg_lint(const struct dg_config *cfg, const char *policy_path,
+	    const struct dg_service_stacks *stacks, struct dg_diags *diags);
+
+/* The ways back in that stay open for plan's user in a session under
+ * plan->rule (which must match): one line each, "WHAT: WHY", in out.
+ * 0 or -ENOMEM. */
+int dg_ways_open(const struct dg_plan *plan,
+		 const struct dg_service_stacks *stacks, struct dg_strings *out);
+
+void dg_service_stacks_free(struct dg_service_stacks *s);
+
+#endif

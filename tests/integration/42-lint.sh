@@ -1,0 +1,167 @@
+# dropgroups lint, and the ways back in that explain names: on throwaway
+# stacks under --pam-dir (one finding each, the output compared whole
+# with tests/expected/lint-findings.*), on Debian's own stacks (the
+# sandbox's copy of /etc/pam.d, and /usr/lib/pam.d) with and without the
+# pam-auth-update profile, and on the shipped snippets.
+
+. "$TOP/tests/profile.sh"
+
+# cli ARG...: dropgroups ARG..., through capture (lib.sh).
+cli() {
+	capture "$DG" "$@"
+}
+
+# crafted NAME TEXT: a file of a pam.d made up for the test, $T/crafted
+# (not $T/pam.d: the sandbox's copy of Debian's, bound on /etc/pam.d).
+crafted() {
+	mkdir -p "$T/crafted"
+	printf '%b' "$2" > "$T/crafted/$1"
+}
+
+test_lint_reports_each_finding_as_file_line_message() {
+	policy <<-'EOF'
+	version = 1;
+	restricting = ( "games-abusers" );
+	rules = (
+	  { name = "remote"; services = [ "sshd", "login", "sudo", "su", "mine" ];
+	    users = "%students"; drop = "*"; no_new_privs = true; },
+	  { name = "jobs"; services = [ "cron", "atd" ]; drop = [ "audio" ]; }
+	);
+	EOF
+	crafted common-session 'session required pam_dropgroups.so\n'
+	# sshd: the session line trims only the monitor
+	crafted sshd 'auth required pam_unix.so\n@include common-session\n'
+	crafted login '# a console\n@include common-session\nauth include gone\n'
+	crafted sudo 'session required pam_dropgroups.so\n'
+	crafted su 'session optional \\\n  pam_dropgroups.so debug\n'
+	crafted su-l 'auth include su\nsession include su\n'
+	crafted cron 'auth [success=1 default=bad] pam_dropgroups.so colour=red\nauth required pam_unix.so\n'
+	crafted atd 'session required pam_dropgroups.so\n'
+	cli lint --pam-dir "$T/crafted"
+	assert_exit 1
+	sed -i "s|$T|T|g" "$T/out" "$T/err"
+	assert_output lint-findings
+}
+
+# Append each shipped snippet to its program's stack, in a copy of
+# Debian's: as README's table says, line for line.
+install_snippets() {
+	local s
+	for s in login sshd su runuser sudo cron; do
+		use_snippet "$s"
+	done
+	use_snippet sudo sudo-i
+	if [ -f /usr/lib/pam.d/systemd-user ]; then
+		cp /usr/lib/pam.d/systemd-user /etc/pam.d/systemd-user
+		use_snippet systemd-user
+	fi
+}
+
+test_lint_finds_nothing_wrong_with_the_shipped_snippets() {
+	policy <<-'EOF'
+	version = 1;
+	restricting = ( "games-abusers" );
+	rules = ( { services = "*"; drop = "*"; no_new_privs = true; } );
+	EOF
+	cli lint
+	# the baseline: Debian's stacks have no line, and a rule for "*"
+	# names no service, so each program is a way back in (a warning)
+	assert_exit 0
+	assert_in err "^/etc/pam.d/cron: warning: a way back in: a rule matches every service, but this stack has no pam_dropgroups line"
+	assert_in err "^/etc/pam.d/login: warning: a way back in"
+	install_snippets
+	cli lint
+	assert_exit 0
+	assert_in out '^/etc/pam.d: [0-9]+ stack\(s\) read: 0 error\(s\), 1 warning\(s\)$'
+	# no line can trim at jobs: what remains is atd's way back in
+	assert_in err '^/etc/pam.d/atd: warning: a way back in: .* /etc/at.deny'
+}
+
+debian_policy() {
+	policy <<-'EOF'
+	version = 1;
+	restricting = ( "games-abusers" );
+	rules = ( { name = "trim"; services = [ "su", "sudo", "sshd" ]; drop = [ "audio", "video", "plugdev" ]; } );
+	EOF
+}
+
+test_lint_debian_stacks_without_the_profile() {
+	debian_policy
+	cli lint
+	assert_exit 1
+	for s in su sudo sshd; do
+		assert_in err "^$POLICY:3: the rule names service \"$s\", but /etc/pam.d/$s has no pam_dropgroups line: the rule never applies$"
+	done
+	assert_in err "^$POLICY:3: warning: a way back in: the rule does not set no_new_privs"
+	assert_in err "^/etc/pam.d/cron: warning: a way back in: cron \(a crontab job\) starts their processes with every group, as no rule for service \"cron\" matches the users of rule \"trim\" \($POLICY:3\)$"
+	# su -l is another service than su
+	assert_in err "^/etc/pam.d/su-l: warning: a way back in: su -l starts"
+}
+
+test_lint_debian_stacks_with_the_pam_auth_update_profile() {
+	skip_under_sanitizers "make install builds its own objects"
+	enable_dropgroups_profile
+	debian_policy
+	cli lint
+	assert_exit 0
+	assert_in out ': [0-9]+ stack\(s\) read: 0 error\(s\), [0-9]+ warning\(s\)$'
+	! grep -v ': warning: ' "$T/err" || fail "lint found errors with the profile"
+	# the profile puts the module in every stack that includes common-*:
+	# cron's job is trimmed once a rule names cron ...
+	sed -i 's/"sshd" \]/"sshd", "cron", "login" ]/' "$POLICY"
+	cli lint
+	assert_exit 0
+	! grep -q '/etc/pam.d/cron' "$T/err" || fail "cron is still a way back in"
+	# ... but at jobs are not, and runuser's stack includes no common-*
+	sed -i 's/"login" \]/"login", "atd", "runuser" ]/' "$POLICY"
+	cli lint
+	assert_exit 1
+	assert_in err '^/etc/pam.d/common-auth:[0-9]+: for atd \(an at or batch job\), no PAM line can trim'
+	assert_in err "^$POLICY:3: the rule names service \"runuser\", but /etc/pam.d/runuser has no pam_dropgroups line"
+}
+
+test_lint_refuses_a_broken_policy() {
+	echo 'version = 1; restricting = ( ); bogus = 1;' | policy
+	cli lint
+	assert_exit 1
+	assert_in err "^$POLICY:1: unknown key \"bogus\"$"
+}
+
+test_lint_usage() {
+	debian_policy
+	cli lint extra
+	assert_exit 2
+	assert_in err 'lint: unexpected argument "extra"'
+	cli lint --pam-dir /a --pam-dir /b
+	assert_exit 2
+	assert_in err -- '--pam-dir may be given only once'
+	cli check --pam-dir /a
+	assert_exit 2
+	assert_in err -- '--pam-dir is not an option of check'
+}
+
+test_explain_names_the_ways_back_that_stay_open() {
+	module_by_name
+	debian_policy
+	use_snippet sshd
+	cli explain sshd alice
+	assert_exit 0
+	assert_in out '^ways back in that stay open:$'
+	assert_in out '^  sg, newgrp: the rule does not set no_new_privs'
+	assert_in out '^  su: /etc/pam.d/su has no pam_dropgroups line where it trims \(session required pam_dropgroups.so\)$'
+	assert_in out '^  cron \(a crontab job\): no rule matches service "cron" and user "alice"$'
+	assert_in out '^  atd \(an at or batch job\): no rule matches service "atd"'
+	! grep -q '^  sshd' "$T/out" || fail "sshd trims, yet explain calls it open"
+	# every rule, no_new_privs, every snippet: only at stays open
+	policy <<-'EOF'
+	version = 1;
+	restricting = ( "games-abusers" );
+	rules = ( { services = "*"; drop = [ "audio" ]; no_new_privs = true; } );
+	EOF
+	install_snippets
+	cli explain sshd alice
+	assert_exit 0
+	assert_in out '^  atd \(an at or batch job\): no PAM line can trim'
+	[ "$(sed -n '/^ways back in/,$p' "$T/out" | grep -c '^  ')" -eq 1 ] ||
+		fail "explain lists more than atd"
+}

@@ -1,0 +1,282 @@
+# The ways back in (README: "What a dropped group means"), through the
+# real programs: a member takes a dropped group back with sg or newgrp
+# unless the rule sets no_new_privs; su and sudo to oneself are trimmed
+# again only by their own stacks; a cron job only by an auth line in
+# cron's stack; an at job by no line at all; the systemd user manager by
+# a session line (through pamtester: no systemd runs here).  Groups are
+# read from /proc/self/status ("Groups:"), which lists the supplementary
+# groups alone (id -G adds the egid).
+
+# The outer session: alice through runuser, with runuser's snippet, so
+# that what she starts from there begins trimmed.
+ways_policy() {
+	module_by_name
+	policy <<-EOF
+	version = 1;
+	restricting = ( "games-abusers" );
+	rules = ( { name = "desk"; services = "*"; drop = [ "audio", "video", "plugdev" ]; } );
+	EOF
+	use_snippet runuser
+}
+
+# as_alice SCRIPT: SCRIPT through sh in alice's trimmed runuser session.
+as_alice() {
+	capture runuser -u alice -- sh -c "cd /home/alice; $1"
+}
+
+GROUPS_NOW='grep ^Groups: /proc/self/status'
+
+# groups_line N: the gids of the Nth "Groups:" line of the output.
+groups_line() {
+	grep '^Groups:' "$T/out" | sed -n "${1}p" | sed 's/^Groups://'
+}
+
+# assert_groups_line N GID...: the Nth Groups: line holds exactly GIDs.
+assert_groups_line() {
+	local n=$1
+	shift
+	assert_ids "$(groups_line "$n")" "$@"
+}
+
+# A sudoers that lets alice run anything as herself.
+sudo_to_self() {
+	printf 'root ALL=(ALL:ALL) ALL\nalice ALL=(alice) NOPASSWD: ALL\n' > "$T/sudoers"
+	chmod 0440 "$T/sudoers"
+	mount --bind "$T/sudoers" /etc/sudoers
+}
+
+# cron's and at's spool, in memory.
+spool() {
+	mountpoint -q /var/spool/cron ||
+		mount -t tmpfs -o mode=0755 tmpfs /var/spool/cron
+}
+
+# Throwaway cron files: no system crontab, no /etc/cron.d jobs, and a
+# spool that crontab(1) (set-group-ID crontab) can write.
+cron_spool() {
+	: > "$T/crontab"
+	mkdir -m 0755 "$T/cron.d"
+	mount --bind "$T/crontab" /etc/crontab
+	mount --bind "$T/cron.d" /etc/cron.d
+	spool
+	mkdir -m 1730 /var/spool/cron/crontabs
+	chgrp "$(stat -c %g /usr/bin/crontab)" /var/spool/cron/crontabs
+}
+
+# at(1) is set-user-ID daemon: the sandbox gets that user, a spool in
+# memory, and an empty at.deny (Debian's lists system users only).
+at_spool() {
+	echo 'daemon:x:1:1:daemon:/usr/sbin:/usr/sbin/nologin' >> /etc/passwd
+	echo 'daemon:x:1:' >> /etc/group
+	echo 'daemon:*:19000:0:99999:7:::' >> /etc/shadow
+	spool
+	mkdir -m 1770 /var/spool/cron/atjobs /var/spool/cron/atspool
+	echo 0 > /var/spool/cron/atjobs/.SEQ
+	chmod 0600 /var/spool/cron/atjobs/.SEQ
+	chown -R daemon:daemon /var/spool/cron/atjobs /var/spool/cron/atspool
+	: > "$T/at.deny"
+	mount --bind "$T/at.deny" /etc/at.deny
+}
+
+test_sg_and_newgrp_give_a_dropped_group_back_without_no_new_privs() {
+	ways_policy
+	as_alice "$GROUPS_NOW; sg audio -c '$GROUPS_NOW'; echo '$GROUPS_NOW' | newgrp video"
+	assert_exit 0
+	assert_groups_line 1 $TRIMMED # the session starts without them
+	assert_groups_line 2 $TRIMMED 29
+	assert_groups_line 3 $TRIMMED 44
+}
+
+# Every set-user-ID (or -group-ID) door from the session: sg, newgrp,
+# su and sudo to herself, at and crontab.  First open (the baseline),
+# then shut by the rule's no_new_privs.
+setuid_doors() {
+	as_alice "$GROUPS_NOW; grep ^NoNewPrivs: /proc/self/status
+		sg audio -c 'echo sg: ok' 2>&1
+		echo true | newgrp video 2>&1 && echo newgrp: ok
+		python3 $TOP/tests/pty-password.py test su alice -c 'echo su: ok' 2>&1
+		sudo -n -u alice echo sudo: ok 2>&1
+		echo true | at now 2>&1 && echo at: ok
+		echo '@reboot true' | crontab - 2>&1 && echo crontab: ok"
+}
+
+test_no_new_privs_shuts_every_set_user_id_door() {
+	ways_policy
+	sudo_to_self
+	at_spool
+	cron_spool
+	setuid_doors
+	assert_groups_line 1 $TRIMMED
+	for door in sg newgrp su sudo at crontab; do
+		assert_in out "^$door: ok"
+	done
+	sed -i 's/drop = /no_new_privs = true; drop = /' "$POLICY"
+	setuid_doors
+	assert_groups_line 1 $TRIMMED
+	assert_in out '^NoNewPrivs:[[:space:]]*1$'
+	for door in sg newgrp su sudo at crontab; do
+		! grep -q "^$door: ok" "$T/out" || fail "$door worked under no_new_privs"
+	done
+}
+
+test_su_to_oneself_is_trimmed_again_only_by_su_s_stack() {
+	ways_policy
+	as_alice "$GROUPS_NOW; python3 $TOP/tests/pty-password.py test su alice -c '$GROUPS_NOW'"
+	assert_groups_line 1 $TRIMMED
+	assert_groups_line 2 $ALL # su's stack without the line: every group
+	use_snippet su
+	as_alice "python3 $TOP/tests/pty-password.py test su alice -c '$GROUPS_NOW'"
+	assert_groups_line 1 $TRIMMED
+}
+
+test_sudo_to_oneself_is_trimmed_again_only_by_sudo_s_stack() {
+	ways_policy
+	sudo_to_self
+	as_alice "$GROUPS_NOW; sudo -n -u alice $GROUPS_NOW"
+	assert_groups_line 1 $TRIMMED
+	assert_groups_line 2 $ALL
+	use_snippet sudo
+	as_alice "sudo -n -u alice $GROUPS_NOW"
+	assert_groups_line 1 $TRIMMED
+}
+
+# run_cron: Debian's cron in the foreground (-f), logging each job's
+# start and end (-L 15) to the test's syslog, until alice's job has
+# ended or cron refused it.  Her crontab has an @reboot job: cron runs
+# it at start-up through the same job path as any minute's job
+# (job_add, then job_runqueue), so the test waits for no minute
+# boundary.  cron runs @reboot jobs only when /run/crond.reboot is
+# missing: it goes before each run.
+run_cron() {
+	local pid
+	rm -f /run/crond.reboot /home/alice/cron-groups
+	log_reset
+	cron -f -L 15 &
+	pid=$!
+	for _ in $(seq 200); do
+		grep -Eq '\(alice\) END|Failure setting user credentials' "$LOG" && break
+		sleep 0.1
+	done
+	kill "$pid"
+	wait "$pid" || true
+	grep -E 'CRON|cron' "$LOG" | sed 's/^/  cron: /'
+	out=$(sed 's/^Groups://' /home/alice/cron-groups 2>/dev/null || true)
+	echo "  cron job: ${out:-(did not run)}"
+}
+
+test_cron_job_is_trimmed_by_an_auth_line_and_not_by_a_session_line() {
+	ways_policy
+	cron_spool
+	echo "@reboot $GROUPS_NOW > /home/alice/cron-groups" |
+		setpriv --reuid alice --regid alice --init-groups crontab - ||
+		fail "crontab refused alice's crontab"
+	cp /etc/pam.d/cron "$T/cron.stack"
+	run_cron
+	assert_ids "$out" $ALL # the baseline: a job gets every group
+	echo "session required pam_dropgroups.so" >> /etc/pam.d/cron
+	run_cron
+	assert_ids "$out" $ALL # the session is opened in the waiting process
+	assert_log info 1 'dropped no groups'
+	cp "$T/cron.stack" /etc/pam.d/cron
+	use_snippet cron
+	run_cron
+	assert_ids "$out" $TRIMMED
+	echo 'version = 1; restricting = ( ); bogus = 1;' | policy
+	run_cron
+	[ -z "$out" ] || fail "cron ran the job with a broken policy: $out"
+	grep -q 'Failure setting user credentials' "$LOG" || fail "cron did not refuse the job"
+	assert_log err 1 "$POLICY:1: unknown key \"bogus\""
+}
+
+# run_at: queue a job as alice, then run atd in the foreground until the
+# job's PAM session has closed.
+run_at() {
+	local pid
+	rm -f /home/alice/at-groups
+	log_reset
+	echo "$GROUPS_NOW > /home/alice/at-groups" |
+		setpriv --reuid alice --regid alice --init-groups at now 2>&1 ||
+		fail "at refused alice's job"
+	atd -f &
+	pid=$!
+	for _ in $(seq 200); do
+		grep -q 'atd:session): session closed for user alice' "$LOG" && break
+		sleep 0.1
+	done
+	kill "$pid"
+	wait "$pid" || true
+	out=$(sed 's/^Groups://' /home/alice/at-groups 2>/dev/null || true)
+	echo "  at job: ${out:-(did not run)}"
+}
+
+test_at_job_keeps_every_group_whatever_the_line_and_at_deny_shuts_it() {
+	ways_policy
+	at_spool
+	cd /home/alice
+	run_at
+	assert_ids "$out" $ALL
+	# atd makes every PAM call in its own process and forks the job,
+	# which calls initgroups: neither facility trims the job
+	printf 'auth required pam_dropgroups.so\nsession required pam_dropgroups.so\n' >> /etc/pam.d/atd
+	run_at
+	assert_ids "$out" $ALL
+	assert_log info 2 'dropped no groups'
+	# what shuts it: at.deny
+	echo alice > /etc/at.deny
+	capture setpriv --reuid alice --regid alice --init-groups at now < /dev/null
+	[ "$rc" -ne 0 ] || fail "at accepted a job from a user in at.deny"
+	assert_in err 'permission to use at'
+}
+
+# The systemd user manager's stack through pamtester, as systemd calls
+# it: initgroups first (setpriv --groups), then pam_open_session in the
+# same process.  pam_exec records the groups after the module.
+systemd_user_session() {
+	rm -f "$T/groups"
+	set +e
+	setpriv --groups "$START" pamtester -v systemd-user alice open_session \
+		> "$T/pamtester.out" 2>&1
+	rc=$?
+	set -e
+	sed 's/^/  pamtester: /' "$T/pamtester.out"
+}
+
+systemd_user_stack() {
+	cp /usr/lib/pam.d/systemd-user /etc/pam.d/systemd-user
+	[ -z "${1:-}" ] || cat "$TOP/conf/pam.d/$1" >> /etc/pam.d/systemd-user
+	echo "session optional pam_exec.so quiet $TOP/tests/pam-exec/record-groups.sh $T/groups" \
+		>> /etc/pam.d/systemd-user
+}
+
+test_systemd_user_stack_is_trimmed_by_its_session_line_through_pamtester() {
+	[ -f /usr/lib/pam.d/systemd-user ] || skip "systemd is not installed"
+	ways_policy
+	systemd_user_stack
+	systemd_user_session
+	assert_rc 0
+	assert_groups $ALL
+	systemd_user_stack systemd-user
+	systemd_user_session
+	assert_rc 0
+	assert_groups $TRIMMED
+	log_reset
+	echo 'version = 1; restricting = ( ); bogus = 1;' | policy
+	systemd_user_session
+	[ "$rc" -ne 0 ] || fail "the user manager's session opened with a broken policy"
+	assert_log err 1 "$POLICY:1: unknown key \"bogus\""
+}
+
+. "$TOP/tests/profile.sh"
+
+test_systemd_user_stack_is_trimmed_by_the_pam_auth_update_profile() {
+	skip_under_sanitizers "make install builds its own objects"
+	[ -f /usr/lib/pam.d/systemd-user ] || skip "systemd is not installed"
+	enable_dropgroups_profile
+	ways_policy
+	# the vendor stack's "@include common-session-noninteractive" reads
+	# the profile's line from /etc/pam.d
+	systemd_user_stack
+	systemd_user_session
+	assert_rc 0
+	assert_groups $TRIMMED
+}

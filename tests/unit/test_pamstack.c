@@ -1,0 +1,390 @@
+/* Unit tests of the PAM stack reader (pamstack.c): files given as text
+ * through a made-up reader, read as libpam 1.5.2 (with Debian's
+ * "@include") reads them.  No files, no root. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <security/_pam_types.h>
+
+#include "pamstack.h"
+
+#include "fake_pamd.h"
+
+struct loaded {
+	struct dg_pam_stack stack;
+	struct dg_diags diags;
+	int r;
+};
+
+#define LOAD(l, service, ...)                                                  \
+	do {                                                                   \
+		static const struct fake_file files_[] = {__VA_ARGS__};             \
+		struct fake_pamd fs_ = {files_,                                \
+					sizeof(files_) / sizeof(*files_)};     \
+		struct dg_pam_reader rd_ = {fake_pamd_read, &fs_};             \
+		(l)->diags = (struct dg_diags){0};                             \
+		(l)->r = dg_pam_stack_load(&rd_, service, &(l)->stack,         \
+					   &(l)->diags);                       \
+	} while (0)
+
+static void unload(struct loaded *l)
+{
+	dg_pam_stack_free(&l->stack);
+	dg_diags_free(&l->diags);
+}
+
+/* "facility control module arg... @file:line" for line i. */
+static char *describe(const struct dg_pam_line *l)
+{
+	char *s = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&s, &len);
+
+	assert_non_null(f);
+	fprintf(f, "%s %s %s", dg_pam_facility_name(l->facility), l->control,
+		l->module);
+	for (size_t i = 0; i < l->args.n; i++)
+		fprintf(f, " <%s>", l->args.v[i]);
+	fprintf(f, " @%s:%d", l->file, l->line);
+	if (l->substack)
+		fprintf(f, " sub%u", l->substack);
+	fclose(f);
+	return s;
+}
+
+static void assert_lines(const struct dg_pam_stack *st, const char **want,
+			 size_t n)
+{
+	for (size_t i = 0; i < st->lines.n && i < n; i++) {
+		char *got = describe(&st->lines.v[i]);
+
+		if (strcmp(got, want[i]) != 0)
+			fail_msg("line %zu: got [%s], want [%s]", i, got, want[i]);
+		free(got);
+	}
+	assert_int_equal(st->lines.n, n);
+}
+
+#define ASSERT_LINES(st, ...)                                                  \
+	do {                                                                   \
+		const char *want_[] = {__VA_ARGS__};                           \
+		assert_lines(st, want_, sizeof(want_) / sizeof(*want_));       \
+	} while (0)
+
+static void assert_diag(const struct dg_diags *d, size_t i,
+			enum dg_severity sev, const char *file, int line,
+			const char *needle)
+{
+	assert_true(i < d->n);
+	assert_int_equal(d->v[i].severity, sev);
+	assert_string_equal(d->v[i].file, file);
+	assert_int_equal(d->v[i].line, line);
+	if (!strstr(d->v[i].message, needle))
+		fail_msg("diag [%s] lacks [%s]", d->v[i].message, needle);
+}
+
+static void test_lines_comments_and_blanks(void **state)
+{
+	struct loaded l;
+
+	(void)state;
+	LOAD(&l, "svc",
+	     {"svc", "# a comment\n"
+		     "\n"
+		     "auth   required  pam_unix.so nullok # trailing comment\n"
+		     "   \t\n"
+		     "session optional pam_dropgroups.so debug#no space\n"
+		     "account\trequired\tpam_permit.so"}); /* no final newline */
+	assert_int_equal(l.r, 0);
+	assert_int_equal(l.diags.n, 0);
+	ASSERT_LINES(&l.stack, "auth required pam_unix.so <nullok> @/etc/pam.d/svc:3",
+		     "session optional pam_dropgroups.so <debug> @/etc/pam.d/svc:5",
+		     "account required pam_permit.so @/etc/pam.d/svc:6");
+	assert_string_equal(l.stack.file, "/etc/pam.d/svc");
+	unload(&l);
+}
+
+static void test_backslash_continues_a_line(void **state)
+{
+	struct loaded l;
+
+	(void)state;
+	/* libpam: a comment or blank line inside a continued line is
+	 * skipped, and the line still goes on; "#" ends it, backslash or
+	 * not; the line number is the first line's. */
+	LOAD(&l, "svc",
+	     {"svc", "session required \\\n"
+		     "  pam_dropgroups.so \\   \n"
+		     "# in between\n"
+		     "\n"
+		     "  config=/etc/x.conf\n"
+		     "auth required pam_a.so # not continued \\\n"
+		     "auth required pam_b.so\n"});
+	assert_int_equal(l.r, 0);
+	ASSERT_LINES(&l.stack,
+		     "session required pam_dropgroups.so <config=/etc/x.conf> @/etc/pam.d/svc:1",
+		     "auth required pam_a.so @/etc/pam.d/svc:6",
+		     "auth required pam_b.so @/etc/pam.d/svc:7");
+	unload(&l);
+}
+
+static void test_brackets_are_one_token(void **state)
+{
+	struct loaded l;
+
+	(void)state;
+	LOAD(&l, "svc",
+	     {"svc", "session [success=ok  default=bad] pam_dropgroups.so "
+		     "[a b\\]c] d\n"
+		     "AUTH Required pam_x.so\n"
+		     "-session optional pam_systemd.so\n"});
+	assert_int_equal(l.r, 0);
+	ASSERT_LINES(&l.stack,
+		     "session [success=ok  default=bad] pam_dropgroups.so <a b]c> <d> @/etc/pam.d/svc:1",
+		     "auth Required pam_x.so @/etc/pam.d/svc:2",
+		     "session optional pam_systemd.so @/etc/pam.d/svc:3");
+	unload(&l);
+}
+
+static void test_at_include_takes_every_facility(void **state)
+{
+	struct loaded l;
+
+	(void)state;
+	LOAD(&l, "svc", {"svc", "auth required pam_first.so\n@include common\n"},
+	     {"common", "auth required pam_unix.so\n"
+			"session required pam_dropgroups.so\n"});
+	assert_int_equal(l.r, 0);
+	ASSERT_LINES(&l.stack, "auth required pam_first.so @/etc/pam.d/svc:1",
+		     "auth required pam_unix.so @/etc/pam.d/common:1",
+		     "session required pam_dropgroups.so @/etc/pam.d/common:2");
+	assert_int_equal(l.stack.files.n, 2);
+	unload(&l);
+}
+
+static void test_include_takes_one_facility(void **state)
+{
+	struct loaded l;
+
+	(void)state;
+	/* su-l's way: "session include su" takes su's session lines only,
+	 * and what su includes, filtered the same way */
+	LOAD(&l, "su-l",
+	     {"su-l", "auth include su\nsession optional pam_keyinit.so\n"
+		      "session include su\n"},
+	     {"su", "auth sufficient pam_rootok.so\n@include common-session\n"
+		    "session required pam_limits.so\n"},
+	     {"common-session", "session required pam_dropgroups.so\n"
+				"auth required pam_never.so\n"});
+	assert_int_equal(l.r, 0);
+	ASSERT_LINES(&l.stack, "auth sufficient pam_rootok.so @/etc/pam.d/su:1",
+		     "auth required pam_never.so @/etc/pam.d/common-session:2",
+		     "session optional pam_keyinit.so @/etc/pam.d/su-l:2",
+		     "session required pam_dropgroups.so @/etc/pam.d/common-session:1",
+		     "session required pam_limits.so @/etc/pam.d/su:3");
+	unload(&l);
+}
+
+static void test_substack_counts_its_depth(void **state)
+{
+	struct loaded l;
+
+	(void)state;
+	LOAD(&l, "svc",
+	     {"svc", "session substack inner\nsession required pam_b.so\n"},
+	     {"inner", "session required pam_dropgroups.so\n"
+		       "session substack deeper\n"},
+	     {"deeper", "session requisite pam_c.so\n"});
+	assert_int_equal(l.r, 0);
+	ASSERT_LINES(&l.stack,
+		     "session required pam_dropgroups.so @/etc/pam.d/inner:1 sub1",
+		     "session requisite pam_c.so @/etc/pam.d/deeper:1 sub2",
+		     "session required pam_b.so @/etc/pam.d/svc:2");
+	unload(&l);
+}
+
+static void test_vendor_directory_and_at_include(void **state)
+{
+	struct loaded l;
+
+	(void)state;
+	/* systemd-user lives in /usr/lib/pam.d; its "@include" reads
+	 * /etc/pam.d only (Debian), "include" both */
+	LOAD(&l, "systemd-user",
+	     {VENDOR "systemd-user", "@include common-session\n"
+				     "session include vend\n@include vend\n"},
+	     {"common-session", "session required pam_dropgroups.so\n"},
+	     {VENDOR "vend", "session required pam_v.so\n"});
+	assert_int_equal(l.r, 0);
+	assert_string_equal(l.stack.file, "/usr/lib/pam.d/systemd-user");
+	ASSERT_LINES(&l.stack,
+		     "session required pam_dropgroups.so @/etc/pam.d/common-session:1",
+		     "session required pam_v.so @/usr/lib/pam.d/vend:1");
+	assert_int_equal(l.diags.n, 1);
+	assert_diag(&l.diags, 0, DG_ERROR, "/usr/lib/pam.d/systemd-user", 3,
+		    "@include vend: no such file; libpam refuses every call");
+	unload(&l);
+}
+
+static void test_missing_included_files(void **state)
+{
+	struct loaded l;
+
+	(void)state;
+	LOAD(&l, "svc",
+	     {"svc", "@include gone\nauth include gone-too\n"
+		     "session substack\nsession required pam_ok.so\n"});
+	assert_int_equal(l.r, 0);
+	ASSERT_LINES(&l.stack, "session required pam_ok.so @/etc/pam.d/svc:4");
+	assert_int_equal(l.diags.n, 3);
+	assert_diag(&l.diags, 0, DG_ERROR, "/etc/pam.d/svc", 1,
+		    "@include gone: no such file; libpam refuses every call "
+		    "of this service (pam_start fails)");
+	assert_diag(&l.diags, 1, DG_ERROR, "/etc/pam.d/svc", 2,
+		    "auth include gone-too: no such file; every call of this "
+		    "facility through this stack fails");
+	assert_diag(&l.diags, 2, DG_ERROR, "/etc/pam.d/svc", 3,
+		    "session substack names no file");
+	unload(&l);
+}
+
+static void test_missing_service_file(void **state)
+{
+	struct loaded l;
+
+	(void)state;
+	LOAD(&l, "nosuch", {"other", "auth required pam_deny.so\n"});
+	assert_int_equal(l.r, -ENOENT);
+	assert_null(l.stack.file);
+	assert_int_equal(l.stack.lines.n, 0);
+	unload(&l);
+}
+
+static void test_include_loop_stops(void **state)
+{
+	struct loaded l;
+
+	(void)state;
+	LOAD(&l, "a", {"a", "@include b\n"}, {"b", "@include a\n"});
+	assert_int_equal(l.r, 0);
+	assert_true(l.diags.n >= 1);
+	assert_true(strstr(l.diags.v[0].message, "nest deeper than 16") != NULL);
+	unload(&l);
+}
+
+static void test_lines_libpam_cannot_read(void **state)
+{
+	struct loaded l;
+
+	(void)state;
+	LOAD(&l, "svc",
+	     {"svc", "sesion required pam_x.so\nsession required\n"
+		     "session required pam_ok.so\n"});
+	assert_int_equal(l.r, 0);
+	ASSERT_LINES(&l.stack, "session required pam_ok.so @/etc/pam.d/svc:3");
+	assert_int_equal(l.diags.n, 2);
+	assert_diag(&l.diags, 0, DG_WARNING, "/etc/pam.d/svc", 1,
+		    "no module type \"sesion\"");
+	assert_diag(&l.diags, 1, DG_WARNING, "/etc/pam.d/svc", 2, "no module");
+	unload(&l);
+}
+
+static void test_is_dropgroups(void **state)
+{
+	(void)state;
+	assert_true(dg_pam_is_dropgroups("pam_dropgroups.so"));
+	assert_true(dg_pam_is_dropgroups("/lib/security/pam_dropgroups.so"));
+	assert_false(dg_pam_is_dropgroups("pam_dropgroups.so.bak"));
+	assert_false(dg_pam_is_dropgroups("pam_group.so"));
+}
+
+static void test_control_words(void **state)
+{
+	(void)state;
+	assert_int_equal(dg_pam_control_action("required", PAM_SESSION_ERR),
+			 DG_PAM_ACTION_BAD);
+	assert_int_equal(dg_pam_control_action("Requisite", PAM_SESSION_ERR),
+			 DG_PAM_ACTION_DIE);
+	assert_int_equal(dg_pam_control_action("required", PAM_IGNORE),
+			 DG_PAM_ACTION_IGNORE);
+	assert_int_equal(dg_pam_control_action("optional", PAM_CRED_ERR),
+			 DG_PAM_ACTION_IGNORE);
+	assert_int_equal(dg_pam_control_action("optional", PAM_SUCCESS),
+			 DG_PAM_ACTION_OK);
+	assert_int_equal(dg_pam_control_action("sufficient", PAM_AUTH_ERR),
+			 DG_PAM_ACTION_IGNORE);
+	assert_int_equal(dg_pam_control_action("sufficient", PAM_SUCCESS),
+			 DG_PAM_ACTION_DONE);
+}
+
+static void test_control_brackets(void **state)
+{
+	const char *debian = "[success=ok ignore=ignore module_unknown=ignore "
+			     "default=bad]";
+
+	(void)state;
+	assert_int_equal(dg_pam_control_action(debian, PAM_SESSION_ERR),
+			 DG_PAM_ACTION_BAD);
+	assert_int_equal(dg_pam_control_action(debian, PAM_IGNORE),
+			 DG_PAM_ACTION_IGNORE);
+	/* unnamed codes without a default are bad */
+	assert_int_equal(dg_pam_control_action("[success=ok]", PAM_SYSTEM_ERR),
+			 DG_PAM_ACTION_BAD);
+	/* default first, then a value: the value wins for its code */
+	assert_int_equal(dg_pam_control_action("[default=ignore session_err=die]",
+					       PAM_SESSION_ERR),
+			 DG_PAM_ACTION_DIE);
+	assert_int_equal(dg_pam_control_action("[default=ignore session_err=die]",
+					       PAM_CRED_ERR),
+			 DG_PAM_ACTION_IGNORE);
+	assert_int_equal(dg_pam_control_action("[success=2 default=reset]",
+					       PAM_SUCCESS),
+			 DG_PAM_ACTION_JUMP);
+	assert_int_equal(dg_pam_control_action("[success=2 default=reset]",
+					       PAM_PERM_DENIED),
+			 DG_PAM_ACTION_RESET);
+	assert_int_equal(dg_pam_control_action("[ cred_err = done ]",
+					       PAM_CRED_ERR),
+			 DG_PAM_ACTION_DONE);
+	/* what libpam cannot read makes every code bad */
+	assert_int_equal(dg_pam_control_action("[default=ignore colour=red]",
+					       PAM_SESSION_ERR),
+			 DG_PAM_ACTION_BAD);
+	assert_int_equal(dg_pam_control_action("[default=0]", PAM_SESSION_ERR),
+			 DG_PAM_ACTION_BAD);
+	assert_int_equal(dg_pam_control_action("requird", PAM_SUCCESS),
+			 DG_PAM_ACTION_BAD);
+	/* a bare pair is read as if bracketed */
+	assert_int_equal(dg_pam_control_action("default=ignore", PAM_SESSION_ERR),
+			 DG_PAM_ACTION_IGNORE);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_lines_comments_and_blanks),
+		cmocka_unit_test(test_backslash_continues_a_line),
+		cmocka_unit_test(test_brackets_are_one_token),
+		cmocka_unit_test(test_at_include_takes_every_facility),
+		cmocka_unit_test(test_include_takes_one_facility),
+		cmocka_unit_test(test_substack_counts_its_depth),
+		cmocka_unit_test(test_vendor_directory_and_at_include),
+		cmocka_unit_test(test_missing_included_files),
+		cmocka_unit_test(test_missing_service_file),
+		cmocka_unit_test(test_include_loop_stops),
+		cmocka_unit_test(test_lines_libpam_cannot_read),
+		cmocka_unit_test(test_is_dropgroups),
+		cmocka_unit_test(test_control_words),
+		cmocka_unit_test(test_control_brackets),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

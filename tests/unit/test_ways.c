@@ -1,0 +1,371 @@
+/* Unit tests of dropgroups lint's judgement (ways.c): a policy parsed by
+ * the real parser, stacks read by the real reader from made-up files,
+ * and each finding checked by file, line and words.  No files, no NSS. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "config.h"
+#include "fake_pamd.h"
+#include "programs.h"
+#include "ways.h"
+
+#define POLICY "/etc/security/dropgroups.conf"
+
+struct linted {
+	struct dg_config cfg;
+	struct dg_service_stacks stacks;
+	struct dg_diags diags;
+};
+
+/* Parse policy, read every service lint would read from files, and
+ * lint; nothing may fail on the way. */
+static void lint(struct linted *l, const char *policy,
+		 const struct fake_file *files, size_t n)
+{
+	struct fake_pamd fs = {files, n};
+	struct dg_pam_reader rd = {fake_pamd_read, &fs};
+	struct dg_strings services = {0};
+	struct dg_diags parse = {0};
+
+	*l = (struct linted){0};
+	assert_int_equal(dg_config_parse(&l->cfg, POLICY, policy, DG_MAIN_FILE,
+					 &parse),
+			 0);
+	if (parse.n)
+		fail_msg("policy: %s", parse.v[0].message);
+	assert_int_equal(dg_lint_services(&l->cfg, &services), 0);
+	for (size_t i = 0; i < services.n; i++) {
+		struct dg_service_stack s = {.service = strdup(services.v[i])};
+		int r = dg_pam_stack_load(&rd, s.service, &s.stack, &l->diags);
+
+		if (r == -ENOENT) {
+			s.status = r;
+			r = dg_pam_stack_load(&rd, "other", &s.stack, &l->diags);
+		}
+		assert_true(r == 0 || r == -ENOENT);
+		assert_int_equal(DG_APPEND(&l->stacks, s), 0);
+	}
+	assert_int_equal(dg_lint(&l->cfg, POLICY, &l->stacks, &l->diags), 0);
+	dg_diags_unique(&l->diags);
+	dg_strings_free(&services);
+	dg_diags_free(&parse);
+}
+
+#define LINT(l, policy, ...)                                                   \
+	do {                                                                   \
+		static const struct fake_file files_[] = {__VA_ARGS__};        \
+		lint(l, policy, files_, sizeof(files_) / sizeof(*files_));     \
+	} while (0)
+
+static void done(struct linted *l)
+{
+	dg_service_stacks_free(&l->stacks);
+	dg_config_free(&l->cfg);
+	dg_diags_free(&l->diags);
+}
+
+static void show(const struct dg_diags *d)
+{
+	for (size_t i = 0; i < d->n; i++)
+		print_message("  %s:%d: %s%s\n", d->v[i].file ? d->v[i].file : "",
+			      d->v[i].line,
+			      d->v[i].severity == DG_WARNING ? "warning: " : "",
+			      d->v[i].message);
+}
+
+/* Some finding at file:line (line -1: any) of severity sev says needle. */
+static void assert_finding(const struct dg_diags *d, enum dg_severity sev,
+			   const char *file, int line, const char *needle)
+{
+	for (size_t i = 0; i < d->n; i++)
+		if (d->v[i].severity == sev && d->v[i].file &&
+		    strcmp(d->v[i].file, file) == 0 &&
+		    (line < 0 || d->v[i].line == line) &&
+		    strstr(d->v[i].message, needle))
+			return;
+	show(d);
+	fail_msg("no %s at %s:%d saying [%s]",
+		 sev == DG_ERROR ? "error" : "warning", file, line, needle);
+}
+
+static size_t n_of(const struct dg_diags *d, enum dg_severity sev)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < d->n; i++)
+		n += d->v[i].severity == sev;
+	return n;
+}
+
+/* A rule for every program people reach, no_new_privs, every stack
+ * with its shipped snippet: nothing to say. */
+static const char *const all_closed =
+	"version = 1; restricting = ( );\n"
+	"rules = ( { services = \"*\"; drop = \"*\"; no_new_privs = true; } );\n";
+
+static void test_shipped_snippets_are_clean(void **state)
+{
+	struct linted l;
+
+	(void)state;
+	LINT(&l, all_closed,
+	     {"login", "auth required pam_dropgroups.so\n"},
+	     {"sshd", "account required pam_dropgroups.so\n"
+		      "auth required pam_dropgroups.so\n"},
+	     {"su", "session required pam_dropgroups.so\n"},
+	     {"su-l", "auth include su\nsession include su\n"},
+	     {"sudo", "session required pam_dropgroups.so system_err\n"},
+	     {"sudo-i", "session required pam_dropgroups.so system_err\n"},
+	     {"cron", "auth required pam_dropgroups.so\n"},
+	     {VENDOR "systemd-user", "session required pam_dropgroups.so\n"});
+	show(&l.diags);
+	assert_int_equal(l.diags.n, 0);
+	done(&l);
+}
+
+static void test_named_service_without_a_line(void **state)
+{
+	struct linted l;
+
+	(void)state;
+	LINT(&l,
+	     "version = 1; restricting = ( );\n"
+	     "rules = ( { services = [ \"sshd\", \"mine\", \"gone\" ]; "
+	     "drop = \"*\"; no_new_privs = true; } );\n",
+	     {"sshd", "auth required pam_unix.so\n"},
+	     {"other", "auth required pam_deny.so\n"});
+	assert_finding(&l.diags, DG_ERROR, POLICY, 2,
+		       "names service \"sshd\", but /etc/pam.d/sshd has no "
+		       "pam_dropgroups line: the rule never applies");
+	assert_finding(&l.diags, DG_ERROR, POLICY, 2,
+		       "service \"mine\", which has no stack: libpam uses "
+		       "/etc/pam.d/other, which has no pam_dropgroups line");
+	done(&l);
+}
+
+static void test_line_in_the_wrong_facility(void **state)
+{
+	struct linted l;
+
+	(void)state;
+	LINT(&l,
+	     "version = 1; restricting = ( );\n"
+	     "rules = ( { services = [ \"login\", \"cron\", \"sshd\" ]; "
+	     "drop = \"*\"; no_new_privs = true; } );\n",
+	     {"login", "@include common-session\n"},
+	     {"common-session", "session required pam_dropgroups.so\n"},
+	     {"cron", "session required pam_dropgroups.so\n"},
+	     {"sshd", "account required pam_dropgroups.so\n"});
+	assert_finding(&l.diags, DG_ERROR, "/etc/pam.d/common-session", 1,
+		       "for login (a console), a session line trims nothing: "
+		       "it calls pam_open_session, then initgroups");
+	assert_finding(&l.diags, DG_ERROR, "/etc/pam.d/cron", 1,
+		       "use \"auth required pam_dropgroups.so\"");
+	assert_finding(&l.diags, DG_ERROR, "/etc/pam.d/sshd", 1,
+		       "an account line only checks the policy");
+	done(&l);
+}
+
+static void test_controls_that_let_a_broken_policy_through(void **state)
+{
+	struct linted l;
+
+	(void)state;
+	LINT(&l,
+	     "version = 1; restricting = ( );\n"
+	     "rules = ( { services = [ \"su\", \"login\", \"cron\", \"x\" ]; "
+	     "drop = \"*\"; no_new_privs = true; } );\n",
+	     {"su", "session optional pam_dropgroups.so\n"},
+	     {"login", "auth sufficient pam_dropgroups.so\n"},
+	     {"cron", "auth [success=1 default=ignore] pam_dropgroups.so\n"},
+	     {"x", "session [default=ignore session_err=bad] "
+		   "pam_dropgroups.so system_err\n"});
+	assert_finding(&l.diags, DG_ERROR, "/etc/pam.d/su", 1,
+		       "with \"optional\" a failure of the module does not "
+		       "count");
+	assert_finding(&l.diags, DG_ERROR, "/etc/pam.d/login", 1,
+		       "with \"sufficient\", the module's PAM_SUCCESS");
+	assert_finding(&l.diags, DG_ERROR, "/etc/pam.d/login", 1,
+		       "a failure of the module does not count");
+	assert_finding(&l.diags, DG_ERROR, "/etc/pam.d/cron", 1,
+		       "skips the lines after it");
+	/* with system_err the module fails with PAM_SYSTEM_ERR, which this
+	 * bracket ignores */
+	assert_finding(&l.diags, DG_ERROR, "/etc/pam.d/x", 1,
+		       "does not count");
+	done(&l);
+}
+
+static void test_required_brackets_and_jumps_that_fail_closed(void **state)
+{
+	struct linted l;
+
+	(void)state;
+	/* Debian's bracket for a required line; a jump in auth counts in
+	 * pam_setcred (libpam treats the line as required there) */
+	LINT(&l,
+	     "version = 1; restricting = ( );\n"
+	     "rules = ( { services = [ \"su\", \"cron\" ]; drop = \"*\"; "
+	     "no_new_privs = true; } );\n",
+	     {"su", "session [success=ok ignore=ignore default=bad] "
+		    "pam_dropgroups.so\n"},
+	     {"cron", "auth [success=ok default=2] pam_dropgroups.so\n"});
+	show(&l.diags);
+	assert_int_equal(n_of(&l.diags, DG_ERROR), 0);
+	done(&l);
+}
+
+static void test_arguments_the_module_refuses(void **state)
+{
+	struct linted l;
+
+	(void)state;
+	LINT(&l, all_closed,
+	     {"su", "session required pam_dropgroups.so colour=red\n"},
+	     {"sudo", "session required pam_dropgroups.so system_err "
+		      "config=rel.conf\n"},
+	     {"other", "session required pam_dropgroups.so "
+		       "config=/etc/other.conf\n"});
+	assert_finding(&l.diags, DG_ERROR, "/etc/pam.d/su", 1,
+		       "the module refuses this line (unknown option "
+		       "\"colour=red\"): every call through it fails");
+	assert_finding(&l.diags, DG_ERROR, "/etc/pam.d/sudo", 1,
+		       "config=rel.conf: the policy path must be absolute");
+	assert_finding(&l.diags, DG_WARNING, "/etc/pam.d/other", 1,
+		       "reads the policy /etc/other.conf, not " POLICY);
+	done(&l);
+}
+
+static void test_sudo_needs_system_err_and_sshd_an_account_line(void **state)
+{
+	struct linted l;
+
+	(void)state;
+	LINT(&l,
+	     "version = 1; restricting = ( );\n"
+	     "rules = ( { services = [ \"sudo\", \"sshd\", \"sudo-i\" ]; "
+	     "drop = \"*\"; no_new_privs = true; } );\n",
+	     {"sudo", "session required pam_dropgroups.so\n"},
+	     {"sudo-i", "auth required pam_dropgroups.so\n"},
+	     {"sshd", "auth required pam_dropgroups.so\n"});
+	assert_finding(&l.diags, DG_ERROR, "/etc/pam.d/sudo", 1,
+		       "a session line needs system_err");
+	assert_finding(&l.diags, DG_ERROR, "/etc/pam.d/sudo-i", 1,
+		       "pam_setcred (whose failure it ignores)");
+	assert_finding(&l.diags, DG_ERROR, "/etc/pam.d/sshd", 1,
+		       "add \"account required pam_dropgroups.so\"");
+	done(&l);
+}
+
+static void test_ways_back_in(void **state)
+{
+	struct linted l;
+
+	(void)state;
+	/* ssh drops for alice; nothing covers her in cron, su -l, atd */
+	LINT(&l,
+	     "version = 1; restricting = ( );\n"
+	     "rules = ( { name = \"ssh\"; services = \"sshd\"; users = \"alice\"; "
+	     "drop = \"*\"; },\n"
+	     "  { services = [ \"su\", \"cron\" ]; users = [ \"bob\", \"alice\" ]; "
+	     "keep = \"users\"; no_new_privs = true; } );\n",
+	     {"sshd", "account required pam_dropgroups.so\n"
+		      "auth required pam_dropgroups.so\n"},
+	     {"su", "session required pam_dropgroups.so\n"},
+	     {"su-l", "session include su\n"},
+	     {"cron", "auth required pam_dropgroups.so\n"},
+	     {"atd", "session required pam_unix.so\n"});
+	assert_finding(&l.diags, DG_WARNING, POLICY, 2,
+		       "does not set no_new_privs");
+	assert_finding(&l.diags, DG_WARNING, "/etc/pam.d/su-l", 0,
+		       "su -l starts their processes with every group, as no "
+		       "rule for service \"su-l\" matches the users of rule "
+		       "\"ssh\" (" POLICY ":2)");
+	assert_finding(&l.diags, DG_WARNING, "/etc/pam.d/atd", 0,
+		       "the users of rule \"ssh\" (" POLICY ":2), rule at "
+		       POLICY ":3");
+	/* cron covers alice (and bob); su -l is set-user-ID, and the second
+	 * rule's sessions run under no_new_privs */
+	for (size_t i = 0; i < l.diags.n; i++)
+		if (l.diags.v[i].file &&
+		    (!strcmp(l.diags.v[i].file, "/etc/pam.d/su-l") ||
+		     !strcmp(l.diags.v[i].file, "/etc/pam.d/cron")))
+			assert_null(strstr(l.diags.v[i].message, "rule at"));
+	assert_int_equal(n_of(&l.diags, DG_ERROR), 0);
+	done(&l);
+}
+
+static void test_atd_has_no_line_that_trims(void **state)
+{
+	struct linted l;
+
+	(void)state;
+	LINT(&l,
+	     "version = 1; restricting = ( );\n"
+	     "rules = ( { services = [ \"atd\", \"cron\" ]; drop = \"*\"; "
+	     "no_new_privs = true; } );\n",
+	     {"atd", "auth required pam_dropgroups.so\n"},
+	     {"cron", "auth required pam_dropgroups.so\n"});
+	assert_finding(&l.diags, DG_ERROR, "/etc/pam.d/atd", 1,
+		       "for atd (an at or batch job), no PAM line can trim: it "
+		       "makes every PAM call in its own process");
+	assert_finding(&l.diags, DG_ERROR, "/etc/pam.d/atd", 1,
+		       "/etc/at.deny");
+	done(&l);
+}
+
+static void test_star_rule_and_a_stack_without_the_module(void **state)
+{
+	struct linted l;
+
+	(void)state;
+	LINT(&l, all_closed, {"cron", "auth required pam_unix.so\n"},
+	     {"login", "auth required pam_dropgroups.so\n"});
+	assert_finding(&l.diags, DG_WARNING, "/etc/pam.d/cron", 0,
+		       "a rule matches every service, but this stack has no "
+		       "pam_dropgroups line, so cron (a crontab job) starts "
+		       "processes with every group; use auth required");
+	assert_int_equal(l.diags.n, 1);
+	done(&l);
+}
+
+static void test_every_program_has_a_line_or_a_way_out(void **state)
+{
+	size_t n;
+	const struct dg_program *p = dg_programs(&n);
+
+	(void)state;
+	for (size_t i = 0; i < n; i++) {
+		bool trims = false;
+
+		for (int f = 0; f < DG_PAM_FACILITIES; f++)
+			trims |= p[i].effect[f] == DG_EFFECT_TRIMS;
+		/* a row that trims somewhere says with what; one that cannot
+		 * says what to do instead */
+		assert_true(trims ? p[i].fix != NULL : p[i].instead != NULL);
+		assert_ptr_equal(dg_program_find(p[i].service), &p[i]);
+	}
+	assert_null(dg_program_find("nosuch"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_shipped_snippets_are_clean),
+		cmocka_unit_test(test_named_service_without_a_line),
+		cmocka_unit_test(test_line_in_the_wrong_facility),
+		cmocka_unit_test(test_controls_that_let_a_broken_policy_through),
+		cmocka_unit_test(test_required_brackets_and_jumps_that_fail_closed),
+		cmocka_unit_test(test_arguments_the_module_refuses),
+		cmocka_unit_test(test_sudo_needs_system_err_and_sshd_an_account_line),
+		cmocka_unit_test(test_ways_back_in),
+		cmocka_unit_test(test_atd_has_no_line_that_trims),
+		cmocka_unit_test(test_star_rule_and_a_stack_without_the_module),
+		cmocka_unit_test(test_every_program_has_a_line_or_a_way_out),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
