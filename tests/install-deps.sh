@@ -24,7 +24,7 @@ acl valgrind clang libclang-rt-14-dev
 slapd ldap-utils
 nslcd libnss-ldapd
 libnss-sss sssd-common sssd-ldap sssd-tools
-cron at ansible libacl1-dev
+cron at ansible libacl1-dev systemd
 "
 # (SSSD: only the LDAP provider.  The "sssd" metapackage would add the
 # AD, IPA and Kerberos providers and the Samba libraries, for nothing.
