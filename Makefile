@@ -195,6 +195,16 @@ install: all
 			$(DESTDIR)$(SYSCONFDIR)/security/dropgroups.conf
 	install -d -m 0755 $(DESTDIR)$(SYSCONFDIR)/security/dropgroups.d
 
+# What the module adds to one login of a user in 2,000 directory groups,
+# warm cache, through SSSD and nslcd (tests/bench/directory.sh; as root,
+# in the test sandbox): medians of BENCH_RUNS interleaved rounds.
+BENCH_RUNS    ?= 9
+BENCH_DAEMONS ?= sss nslcd
+bench-directory: all $(B)/logsink $(B)/nssprobe
+	BENCH_RUNS=$(BENCH_RUNS) BENCH_DAEMONS="$(BENCH_DAEMONS)" \
+		unshare --mount --net --pid --fork --mount-proc -- \
+		bash tests/sandbox.sh tests/bench/directory.sh bench_directory
+
 # libFuzzer targets over the loader, the validator and explain:
 # make fuzz FUZZ_SECONDS=N, and make fuzz-regress (part of make check).
 include tests/fuzz/fuzz.mk
@@ -205,4 +215,5 @@ include tests/kernel/kernel.mk
 clean:
 	rm -rf $(B) build-asan
 
-.PHONY: all deps unit helpers check check-asan check-unit demo install clean
+.PHONY: all deps unit helpers check check-asan check-unit demo install clean \
+	bench-directory

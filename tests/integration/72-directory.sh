@@ -2,7 +2,7 @@
 # nslcd (libnss-ldapd) and through SSSD (id_provider = ldap), with
 # nsswitch "files" first (tests/directory.sh).  Each case runs once per
 # NSS daemon, each shows its baseline (the same stack without the module
-# keeps every group), and each can fail.  Outages come in a later file.
+# keeps every group), and each can fail.  Outages: 73-directory-outages.sh.
 #
 # The directory: dave (5001) in ldap-abusers 6003 (restricting here),
 # ldap-staff 6100, ldap-audio 6101, ldap-video 6102; bigdave (5002) in
