@@ -26,49 +26,76 @@ const char *dg_pam_facility_name(enum dg_pam_facility f)
 
 /* --- one file's text to logical lines --- */
 
-/* The next logical line of *pos, as libpam assembles it: blank lines and
- * lines that start with "#" are skipped (also inside a continued line),
- * "#" ends a line, and a line ending in a backslash (trailing blanks
- * aside) goes on with the next, the backslash read as a blank.  0 at the
- * end, 1 with *out (to free) and *first (its first line's number), or
- * -ENOMEM. */
-static int next_line(const char **pos, int *lineno, char **out, int *first)
+/* A file's text, read as libpam reads it with fgets. */
+struct text {
+	const char *pos, *end;
+	int lineno; /* lines read to their end so far */
+};
+
+/* fgets(buf, room, f): up to room - 1 bytes, through the first "\n",
+ * NULs included, then a NUL; the bytes read (0: the end of the file). */
+static size_t text_fgets(struct text *t, char *buf, size_t room)
 {
-	_cleanup_free_ char *buf = NULL;
-	size_t len = 0, cap = 0;
+	size_t n = (size_t)(t->end - t->pos);
+	const char *nl = memchr(t->pos, '\n', n);
 
-	while (**pos) {
-		const char *s = *pos, *hash;
-		size_t n = strcspn(s, "\n"), lead = strspn(s, " \t"), keep;
-		bool more;
+	if (nl && (size_t)(nl - t->pos) < n)
+		n = (size_t)(nl - t->pos) + 1;
+	if (n > room - 1)
+		n = room - 1;
+	memcpy(buf, t->pos, n);
+	buf[n] = '\0';
+	t->pos += n;
+	t->lineno += n && buf[n - 1] == '\n';
+	return n;
+}
 
-		*pos = s + n + (s[n] == '\n');
-		(*lineno)++;
-		if (lead >= n || s[lead] == '#')
+/* The next logical line of t, as libpam 1.5.2's _pam_assemble_line
+ * builds it in buf (DG_PAM_LINE_BUFFER bytes): chunks that are blank or
+ * start with "#" are skipped (also inside a continued line), "#" ends a
+ * line, and a chunk ending in a backslash (blanks aside) goes on with
+ * the next, the backslash read as a blank.  A chunk is what fgets
+ * gives: a line, or as much of it as fits, and a NUL ends what libpam
+ * sees of it.  1 with *first (where it starts), 0 at the end, -EBADMSG
+ * where libpam gives up (a continued line at the end of the file or
+ * past the buffer), -ELOOP where it would read for ever (glibc's fgets
+ * with room for the NUL alone reads nothing, and libpam asks again). */
+static int next_line(struct text *t, char *buf, int *first)
+{
+	size_t p = 0;
+
+	*first = 0;
+	for (;;) {
+		int at = t->lineno + 1;
+		char *s, *os;
+
+		if (p >= DG_PAM_LINE_BUFFER)
+			return -EBADMSG;
+		if (DG_PAM_LINE_BUFFER - p == 1)
+			return -ELOOP;
+		if (text_fgets(t, buf + p, DG_PAM_LINE_BUFFER - p) == 0)
+			return *first ? -EBADMSG : 0;
+		s = buf + p + strspn(buf + p, " \n\t");
+		if (!*s || *s == '#')
 			continue; /* blank, or a comment: a line goes on */
-		s += lead;
-		n -= lead;
-		hash = memchr(s, '#', n);
-		keep = hash ? (size_t)(hash - s) : n;
-		while (keep > 1 && (s[keep - 1] == ' ' || s[keep - 1] == '\t'))
-			keep--;
-		more = !hash && s[keep - 1] == '\\';
-		if (!buf)
-			*first = *lineno;
-		if (dg_grow((void **)&buf, &cap, len + keep + 1, 1) < 0)
-			return -ENOMEM;
-		memcpy(buf + len, s, keep);
-		len += keep;
-		if (more)
-			buf[len - 1] = ' ';
-		buf[len] = '\0';
-		if (!more)
-			break;
+		if (!*first)
+			*first = at;
+		os = s;
+		s += strcspn(s, "#");
+		if (*s == '#') {
+			*s = '\0';
+			return 1;
+		}
+		while (s > os && (s[-1] == ' ' || s[-1] == '\t' || s[-1] == '\n'))
+			s--;
+		if (s[-1] != '\\') {
+			*s = '\0';
+			return 1;
+		}
+		s[-1] = ' ';
+		*s = '\0';
+		p = (size_t)(s - buf);
 	}
-	if (!buf)
-		return 0;
-	*out = DG_TAKE(buf);
-	return 1;
 }
 
 /* The next token of *s (libpam's _pam_StrTok): blank-separated, or
@@ -202,7 +229,7 @@ static int one_line(struct walk *w, const char *file, int line,
 
 	if (!(type = next_token(&text, false, &oom)))
 		return oom ? -ENOMEM : 0;
-	if (strcmp(type, "@include") == 0) {
+	if (strcasecmp(type, "@include") == 0) {
 		module = next_token(&text, false, &oom);
 		return oom ? -ENOMEM
 			   : include(w, file, line, "@include", module, true,
@@ -242,30 +269,50 @@ static int one_line(struct walk *w, const char *file, int line,
 	return r;
 }
 
+/* Where next_line stopped short: libpam's reading of the file. */
+static void report_unread(struct walk *w, const char *file, int line, int r)
+{
+	if (r == -ELOOP)
+		dg_diags_add(w->diags, DG_ERROR, file, line,
+			     "libpam 1.5.2 never finishes reading this line (a "
+			     "backslash at the end of its %d-byte buffer): the "
+			     "program hangs",
+			     DG_PAM_LINE_BUFFER);
+	else
+		dg_diags_add(w->diags, DG_ERROR, file, line,
+			     "libpam 1.5.2 cannot read this line (it is "
+			     "continued past the end of the file) and refuses "
+			     "every call of the service");
+}
+
 static int read_file(struct walk *w, const char *name, bool conf_dir_only,
 		     int filter, unsigned depth, unsigned substack)
 {
-	_cleanup_free_ char *path = NULL, *text = NULL;
-	const char *pos, *file;
-	int lineno = 0, first = 0, r;
-	char *line = NULL;
+	_cleanup_free_ char *path = NULL, *text = NULL, *buf = NULL;
+	struct text t = {0};
+	const char *file;
+	int first = 0, r;
+	size_t len = 0;
 
-	r = w->reader->read(w->reader->ctx, name, conf_dir_only, &path, &text);
+	r = w->reader->read(w->reader->ctx, name, conf_dir_only, &path, &text,
+			    &len);
 	if (r < 0)
 		return r;
-	if (dg_strings_add(&w->stack->files, path) < 0)
+	if (dg_strings_add(&w->stack->files, path) < 0 ||
+	    !(buf = malloc(DG_PAM_LINE_BUFFER)))
 		return -ENOMEM;
 	file = w->stack->files.v[w->stack->files.n - 1];
 	if (depth == 0)
 		w->stack->file = file;
-	pos = text;
-	while ((r = next_line(&pos, &lineno, &line, &first)) > 0) {
-		r = one_line(w, file, first, line, filter, depth, substack);
-		free(line);
+	t = (struct text){.pos = text, .end = text + len};
+	while ((r = next_line(&t, buf, &first)) > 0) {
+		r = one_line(w, file, first, buf, filter, depth, substack);
 		if (r < 0)
 			return r;
 	}
-	return r;
+	if (r < 0)
+		report_unread(w, file, first ? first : t.lineno, r);
+	return 0;
 }
 
 int dg_pam_stack_load(const struct dg_pam_reader *reader, const char *service,

@@ -8,8 +8,13 @@
  * reads /etc/pam.d; the unit tests pass text).  The syntax followed is
  * libpam's: "#" ends a line wherever it appears, a line that ends in a
  * backslash goes on in the next one that is not blank or a comment,
- * "[...]" is one token in which "\]" stands for "]", and types and
- * controls are read ignoring case. */
+ * "[...]" is one token in which "\]" stands for "]", and types,
+ * controls and "@include" are read ignoring case.  So are its limits:
+ * libpam 1.5.2 reads a line with fgets into a buffer of
+ * DG_PAM_LINE_BUFFER bytes, so a longer line is read as two, a NUL byte
+ * ends what it sees of a line (not of the file), and a continued line
+ * that runs past the buffer or the end of the file makes it refuse the
+ * service. */
 #ifndef DG_PAMSTACK_H
 #define DG_PAMSTACK_H
 
@@ -51,17 +56,22 @@ struct dg_pam_stack {
 	struct dg_pam_lines lines; /* in the order libpam runs them */
 };
 
-/* Where stack files come from: read(ctx, name, conf_dir_only, path, text)
- * finds name (a service or included name; an absolute path is itself)
- * as libpam would, in the configuration directory and, unless
- * conf_dir_only (Debian's "@include"), in the vendor directory, and
- * returns 0 with *path and *text allocated, -ENOENT, -ENOMEM, or another
- * -errno. */
+/* Where stack files come from: read(ctx, name, conf_dir_only, path,
+ * text, len) finds name (a service or included name; an absolute path
+ * is itself) as libpam would, in the configuration directory and,
+ * unless conf_dir_only (Debian's "@include"), in the vendor directory,
+ * and returns 0 with *path and *text allocated and *len the file's
+ * length (it may hold NUL bytes, which libpam reads past), -ENOENT,
+ * -ENOMEM, or another -errno. */
 struct dg_pam_reader {
 	int (*read)(void *ctx, const char *name, bool conf_dir_only,
-		    char **path, char **text);
+		    char **path, char **text, size_t *len);
 	void *ctx;
 };
+
+/* libpam 1.5.2's BUF_SIZE (pam_handlers.c): one logical line, and its
+ * terminating NUL, must fit. */
+#define DG_PAM_LINE_BUFFER 1024
 
 /* libpam gives up past this many nested substacks; includes nest as
  * deep, or loop, here no further. */

@@ -193,6 +193,77 @@ static void test_include_takes_one_facility(void **state)
 	unload(&l);
 }
 
+/* libpam 1.5.2 reads a line with fgets into 1024 bytes: the rest of a
+ * longer line is a line of its own (here, one that jumps). */
+static void test_a_long_line_is_two_as_libpam_reads_it(void **state)
+{
+	char text[2 * DG_PAM_LINE_BUFFER];
+	struct fake_file f = {"svc", text};
+	struct fake_pamd fs = {&f, 1};
+	struct dg_pam_reader rd = {fake_pamd_read, &fs};
+	struct loaded l = {0};
+	int n;
+
+	(void)state;
+	n = snprintf(text, sizeof(text), "auth optional pam_a.so %*s", 1000, "");
+	assert_int_equal(n, DG_PAM_LINE_BUFFER - 1);
+	snprintf(text + n, sizeof(text) - (size_t)n,
+		 "auth [success=1 default=ignore] pam_b.so\n"
+		 "auth required pam_dropgroups.so\n");
+	l.r = dg_pam_stack_load(&rd, "svc", &l.stack, &l.diags);
+	assert_int_equal(l.r, 0);
+	assert_int_equal(l.diags.n, 0);
+	ASSERT_LINES(&l.stack, "auth optional pam_a.so @/etc/pam.d/svc:1",
+		     "auth [success=1 default=ignore] pam_b.so @/etc/pam.d/svc:1",
+		     "auth required pam_dropgroups.so @/etc/pam.d/svc:2");
+	unload(&l);
+	/* one byte less of padding: "a" ends the first, "uth" starts the
+	 * second, a line of no type libpam knows */
+	memmove(text + n - 1, text + n, strlen(text + n) + 1);
+	l = (struct loaded){0};
+	l.r = dg_pam_stack_load(&rd, "svc", &l.stack, &l.diags);
+	assert_int_equal(l.r, 0);
+	assert_int_equal(l.diags.n, 1);
+	assert_diag(&l.diags, 0, DG_WARNING, "/etc/pam.d/svc", 1,
+		    "no module type \"uth\"");
+	ASSERT_LINES(&l.stack, "auth optional pam_a.so <a> @/etc/pam.d/svc:1",
+		     "auth required pam_dropgroups.so @/etc/pam.d/svc:2");
+	unload(&l);
+}
+
+/* A line continued past the end of the file, or past libpam's buffer:
+ * libpam refuses the service.  "@include" is read ignoring case. */
+static void test_lines_libpam_gives_up_on(void **state)
+{
+	static char text[3 * DG_PAM_LINE_BUFFER];
+	struct fake_file f = {"svc", text};
+	struct fake_pamd fs = {&f, 1};
+	struct dg_pam_reader rd = {fake_pamd_read, &fs};
+	struct loaded l = {0};
+
+	(void)state;
+	LOAD(&l, "svc",
+	     {"svc", "@INCLUDE common\nauth required pam_dropgroups.so \\\n"},
+	     {"common", "auth sufficient pam_permit.so\n"});
+	assert_int_equal(l.r, 0);
+	ASSERT_LINES(&l.stack, "auth sufficient pam_permit.so @/etc/pam.d/common:1");
+	assert_int_equal(l.diags.n, 1);
+	assert_diag(&l.diags, 0, DG_ERROR, "/etc/pam.d/svc", 2,
+		    "cannot read this line");
+	unload(&l);
+	/* a backslash as the 1023rd byte of the buffer: glibc's fgets then
+	 * has room for the NUL alone, reads nothing, and libpam asks again */
+	snprintf(text, sizeof(text), "auth required pam_x.so %0999d\\more\n", 0);
+	l = (struct loaded){0};
+	l.r = dg_pam_stack_load(&rd, "svc", &l.stack, &l.diags);
+	assert_int_equal(l.r, 0);
+	assert_int_equal(l.stack.lines.n, 0);
+	assert_int_equal(l.diags.n, 1);
+	assert_diag(&l.diags, 0, DG_ERROR, "/etc/pam.d/svc", 1,
+		    "never finishes reading this line");
+	unload(&l);
+}
+
 static void test_substack_counts_its_depth(void **state)
 {
 	struct loaded l;
@@ -373,6 +444,8 @@ int main(void)
 		cmocka_unit_test(test_lines_comments_and_blanks),
 		cmocka_unit_test(test_backslash_continues_a_line),
 		cmocka_unit_test(test_brackets_are_one_token),
+		cmocka_unit_test(test_a_long_line_is_two_as_libpam_reads_it),
+		cmocka_unit_test(test_lines_libpam_gives_up_on),
 		cmocka_unit_test(test_at_include_takes_every_facility),
 		cmocka_unit_test(test_include_takes_one_facility),
 		cmocka_unit_test(test_substack_counts_its_depth),
