@@ -20,6 +20,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "diag.h"
 #include "util.h"
@@ -43,6 +44,20 @@ struct dg_pam_line {
 	const char *file;       /* points into dg_pam_stack.files */
 	int line;               /* where the (continued) line starts */
 	unsigned substack;      /* how many substacks deep (0: none) */
+	unsigned frame;         /* the one it runs in: dg_pam_stack.frames */
+};
+
+/* The service's own stack (frames.v[0]), or a substack: to a jump in
+ * its parent, a substack is one line, wherever its lines are. */
+struct dg_pam_frame {
+	unsigned parent;
+	enum dg_pam_facility facility;
+	size_t start; /* where its lines (if any) start in lines */
+};
+
+struct dg_pam_frames {
+	struct dg_pam_frame *v;
+	size_t n, cap;
 };
 
 struct dg_pam_lines {
@@ -54,6 +69,7 @@ struct dg_pam_stack {
 	struct dg_strings files;   /* every file read: lines point here */
 	const char *file;          /* the service's own file */
 	struct dg_pam_lines lines; /* in the order libpam runs them */
+	struct dg_pam_frames frames;
 };
 
 /* Where stack files come from: read(ctx, name, conf_dir_only, path,
@@ -105,5 +121,16 @@ enum dg_pam_action {
 };
 
 enum dg_pam_action dg_pam_control_action(const char *control, int code);
+
+/* libpam's name of a return code ("success", "new_authtok_reqd"). */
+const char *dg_pam_code_name(int code);
+
+/* Can libpam skip line i of s?  The index of an earlier line whose
+ * control, on a code in codes (bit c: code c), ends the stack or the
+ * substack that holds line i ("done", "sufficient") or jumps past it,
+ * with *code that code; or -1.  Jumps count as libpam counts them: an
+ * included line is a line, a substack is one. */
+long dg_pam_skipped_by(const struct dg_pam_stack *s, size_t i,
+		       uint32_t codes, int *code);
 
 #endif

@@ -264,6 +264,50 @@ static void test_lines_libpam_gives_up_on(void **state)
 	unload(&l);
 }
 
+/* Which earlier line lets libpam skip a line: a jump counts an included
+ * line as one and a whole substack as one; "done" in a substack ends
+ * the substack alone. */
+static void test_lines_libpam_may_skip(void **state)
+{
+	struct loaded l;
+	int code = -1;
+
+	(void)state;
+	LOAD(&l, "svc",
+	     {"svc", "auth [success=2 auth_err=1 default=ignore] pam_a.so\n"
+		     "auth substack sub\n"
+		     "@include inc\n"
+		     "auth required pam_dropgroups.so\n"
+		     "session [default=1] pam_b.so\n"
+		     "session required pam_dropgroups.so\n"
+		     "account required pam_dropgroups.so\n"},
+	     {"sub", "auth sufficient pam_s.so\nauth required pam_dropgroups.so\n"},
+	     {"inc", "auth required pam_i.so\n"});
+	assert_int_equal(l.r, 0);
+	ASSERT_LINES(&l.stack, "auth [success=2 auth_err=1 default=ignore] pam_a.so @/etc/pam.d/svc:1",
+		     "auth sufficient pam_s.so @/etc/pam.d/sub:1 sub1",
+		     "auth required pam_dropgroups.so @/etc/pam.d/sub:2 sub1",
+		     "auth required pam_i.so @/etc/pam.d/inc:1",
+		     "auth required pam_dropgroups.so @/etc/pam.d/svc:4",
+		     "session [default=1] pam_b.so @/etc/pam.d/svc:5",
+		     "session required pam_dropgroups.so @/etc/pam.d/svc:6",
+		     "account required pam_dropgroups.so @/etc/pam.d/svc:7");
+	/* in the substack: its "sufficient", or the jump over it */
+	assert_int_equal(dg_pam_skipped_by(&l.stack, 2, UINT32_MAX, &code), 1);
+	assert_int_equal(code, PAM_SUCCESS);
+	assert_int_equal(dg_pam_skipped_by(&l.stack, 2, 1u << PAM_AUTH_ERR, &code), 0);
+	assert_int_equal(code, PAM_AUTH_ERR);
+	/* auth_err=1 skips the substack alone; success=2 the substack and
+	 * pam_i.so, landing on the module's line */
+	assert_int_equal(dg_pam_skipped_by(&l.stack, 4, UINT32_MAX, &code), -1);
+	assert_int_equal(dg_pam_skipped_by(&l.stack, 3, UINT32_MAX, &code), 0);
+	assert_int_equal(code, PAM_SUCCESS);
+	/* facilities apart */
+	assert_int_equal(dg_pam_skipped_by(&l.stack, 6, UINT32_MAX, &code), 5);
+	assert_int_equal(dg_pam_skipped_by(&l.stack, 7, UINT32_MAX, &code), -1);
+	unload(&l);
+}
+
 static void test_substack_counts_its_depth(void **state)
 {
 	struct loaded l;
@@ -449,6 +493,7 @@ int main(void)
 		cmocka_unit_test(test_at_include_takes_every_facility),
 		cmocka_unit_test(test_include_takes_one_facility),
 		cmocka_unit_test(test_substack_counts_its_depth),
+		cmocka_unit_test(test_lines_libpam_may_skip),
 		cmocka_unit_test(test_vendor_directory_and_at_include),
 		cmocka_unit_test(test_missing_included_files),
 		cmocka_unit_test(test_missing_service_file),
