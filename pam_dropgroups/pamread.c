@@ -14,11 +14,10 @@
 /* A stack file larger than this is not one. */
 #define PAM_FILE_MAX_BYTES (1u << 20)
 
-static int read_path(const char *path, char **text)
+static int read_path(const char *path, char **text, size_t *len)
 {
 	_cleanup_close_ int fd = -1;
 	struct stat st;
-	size_t len;
 
 	/* O_NONBLOCK: a FIFO here must not hang the command. */
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
@@ -29,11 +28,12 @@ static int read_path(const char *path, char **text)
 	if (!S_ISREG(st.st_mode))
 		return S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
 	return dg_read_whole(fd, (size_t)st.st_size, PAM_FILE_MAX_BYTES, text,
-			     &len);
+			     len);
 }
 
 /* Try dir/name; 0, -ENOENT (try the next place) or another -errno. */
-static int try_dir(const char *dir, const char *name, char **path, char **text)
+static int try_dir(const char *dir, const char *name, char **path, char **text,
+		   size_t *len)
 {
 	_cleanup_free_ char *p = NULL;
 	int r;
@@ -42,26 +42,26 @@ static int try_dir(const char *dir, const char *name, char **path, char **text)
 		return -ENOENT;
 	if (asprintf(&p, "%s/%s", dir, name) < 0)
 		return -ENOMEM;
-	if ((r = read_path(p, text)) < 0)
+	if ((r = read_path(p, text, len)) < 0)
 		return r;
 	*path = DG_TAKE(p);
 	return 0;
 }
 
 static int dirs_read(void *ctx, const char *name, bool conf_dir_only,
-		     char **path, char **text)
+		     char **path, char **text, size_t *len)
 {
 	const struct dg_pam_dirs *dirs = ctx;
 	int r;
 
 	if (*name == '/') {
-		if ((r = read_path(name, text)) < 0)
+		if ((r = read_path(name, text, len)) < 0)
 			return r;
 		return (*path = strdup(name)) ? 0 : (free(*text), -ENOMEM);
 	}
-	r = try_dir(dirs->conf, name, path, text);
+	r = try_dir(dirs->conf, name, path, text, len);
 	if (r == -ENOENT && !conf_dir_only)
-		r = try_dir(dirs->vendor, name, path, text);
+		r = try_dir(dirs->vendor, name, path, text, len);
 	return r;
 }
 

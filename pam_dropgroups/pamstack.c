@@ -5,6 +5,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,49 +27,76 @@ const char *dg_pam_facility_name(enum dg_pam_facility f)
 
 /* --- one file's text to logical lines --- */
 
-/* The next logical line of *pos, as libpam assembles it: blank lines and
- * lines that start with "#" are skipped (also inside a continued line),
- * "#" ends a line, and a line ending in a backslash (trailing blanks
- * aside) goes on with the next, the backslash read as a blank.  0 at the
- * end, 1 with *out (to free) and *first (its first line's number), or
- * -ENOMEM. */
-static int next_line(const char **pos, int *lineno, char **out, int *first)
+/* A file's text, read as libpam reads it with fgets. */
+struct text {
+	const char *pos, *end;
+	int lineno; /* lines read to their end so far */
+};
+
+/* fgets(buf, room, f): up to room - 1 bytes, through the first "\n",
+ * NULs included, then a NUL; the bytes read (0: the end of the file). */
+static size_t text_fgets(struct text *t, char *buf, size_t room)
 {
-	_cleanup_free_ char *buf = NULL;
-	size_t len = 0, cap = 0;
+	size_t n = (size_t)(t->end - t->pos);
+	const char *nl = memchr(t->pos, '\n', n);
 
-	while (**pos) {
-		const char *s = *pos, *hash;
-		size_t n = strcspn(s, "\n"), lead = strspn(s, " \t"), keep;
-		bool more;
+	if (nl && (size_t)(nl - t->pos) < n)
+		n = (size_t)(nl - t->pos) + 1;
+	if (n > room - 1)
+		n = room - 1;
+	memcpy(buf, t->pos, n);
+	buf[n] = '\0';
+	t->pos += n;
+	t->lineno += n && buf[n - 1] == '\n';
+	return n;
+}
 
-		*pos = s + n + (s[n] == '\n');
-		(*lineno)++;
-		if (lead >= n || s[lead] == '#')
+/* The next logical line of t, as libpam 1.5.2's _pam_assemble_line
+ * builds it in buf (DG_PAM_LINE_BUFFER bytes): chunks that are blank or
+ * start with "#" are skipped (also inside a continued line), "#" ends a
+ * line, and a chunk ending in a backslash (blanks aside) goes on with
+ * the next, the backslash read as a blank.  A chunk is what fgets
+ * gives: a line, or as much of it as fits, and a NUL ends what libpam
+ * sees of it.  1 with *first (where it starts), 0 at the end, -EBADMSG
+ * where libpam gives up (a continued line at the end of the file or
+ * past the buffer), -ELOOP where it would read for ever (glibc's fgets
+ * with room for the NUL alone reads nothing, and libpam asks again). */
+static int next_line(struct text *t, char *buf, int *first)
+{
+	size_t p = 0;
+
+	*first = 0;
+	for (;;) {
+		int at = t->lineno + 1;
+		char *s, *os;
+
+		if (p >= DG_PAM_LINE_BUFFER)
+			return -EBADMSG;
+		if (DG_PAM_LINE_BUFFER - p == 1)
+			return -ELOOP;
+		if (text_fgets(t, buf + p, DG_PAM_LINE_BUFFER - p) == 0)
+			return *first ? -EBADMSG : 0;
+		s = buf + p + strspn(buf + p, " \n\t");
+		if (!*s || *s == '#')
 			continue; /* blank, or a comment: a line goes on */
-		s += lead;
-		n -= lead;
-		hash = memchr(s, '#', n);
-		keep = hash ? (size_t)(hash - s) : n;
-		while (keep > 1 && (s[keep - 1] == ' ' || s[keep - 1] == '\t'))
-			keep--;
-		more = !hash && s[keep - 1] == '\\';
-		if (!buf)
-			*first = *lineno;
-		if (dg_grow((void **)&buf, &cap, len + keep + 1, 1) < 0)
-			return -ENOMEM;
-		memcpy(buf + len, s, keep);
-		len += keep;
-		if (more)
-			buf[len - 1] = ' ';
-		buf[len] = '\0';
-		if (!more)
-			break;
+		if (!*first)
+			*first = at;
+		os = s;
+		s += strcspn(s, "#");
+		if (*s == '#') {
+			*s = '\0';
+			return 1;
+		}
+		while (s > os && (s[-1] == ' ' || s[-1] == '\t' || s[-1] == '\n'))
+			s--;
+		if (s[-1] != '\\') {
+			*s = '\0';
+			return 1;
+		}
+		s[-1] = ' ';
+		*s = '\0';
+		p = (size_t)(s - buf);
 	}
-	if (!buf)
-		return 0;
-	*out = DG_TAKE(buf);
-	return 1;
 }
 
 /* The next token of *s (libpam's _pam_StrTok): blank-separated, or
@@ -118,7 +146,7 @@ struct walk {
 };
 
 static int read_file(struct walk *w, const char *name, bool conf_dir_only,
-		     int filter, unsigned depth, unsigned substack);
+		     int filter, unsigned depth, unsigned frame);
 
 static int facility_of(const char *type, bool *dash)
 {
@@ -134,7 +162,7 @@ static int facility_of(const char *type, bool *dash)
  * be, and what libpam then does. */
 static int include(struct walk *w, const char *file, int line,
 		   const char *how, const char *name, bool conf_dir_only,
-		   int filter, unsigned depth, unsigned substack)
+		   int filter, unsigned depth, unsigned frame)
 {
 	int r;
 
@@ -150,7 +178,7 @@ static int include(struct walk *w, const char *file, int line,
 			     how, name, DG_PAM_MAX_DEPTH);
 		return 0;
 	}
-	r = read_file(w, name, conf_dir_only, filter, depth + 1, substack);
+	r = read_file(w, name, conf_dir_only, filter, depth + 1, frame);
 	if (r == -ENOMEM)
 		return r;
 	if (r < 0)
@@ -167,12 +195,14 @@ static int include(struct walk *w, const char *file, int line,
 
 static int add_module_line(struct walk *w, const char *file, int line,
 			   int facility, char *control, char *module,
-			   const char **rest, unsigned substack)
+			   const char **rest, unsigned frame)
 {
 	struct dg_pam_line l = {.facility = (enum dg_pam_facility)facility,
 				.control = control, .module = module,
-				.file = file, .line = line,
-				.substack = substack};
+				.file = file, .line = line, .frame = frame};
+
+	for (unsigned f = frame; f; f = w->stack->frames.v[f].parent)
+		l.substack++;
 	bool oom = false;
 	char *arg;
 
@@ -190,11 +220,24 @@ static int add_module_line(struct walk *w, const char *file, int line,
 	return 0;
 }
 
+/* A "substack" line: a new frame in parent, whose lines start at the
+ * next line read; its id in *id.  0 or -ENOMEM. */
+static int open_frame(struct walk *w, unsigned parent, int facility,
+		      unsigned *id)
+{
+	struct dg_pam_frame f = {.parent = parent,
+				 .facility = (enum dg_pam_facility)facility,
+				 .start = w->stack->lines.n};
+
+	*id = (unsigned)w->stack->frames.n;
+	return DG_APPEND(&w->stack->frames, f);
+}
+
 /* One logical line: a module line, an include, or something libpam
  * would not read (reported, skipped). */
 static int one_line(struct walk *w, const char *file, int line,
 		    const char *text, int filter, unsigned depth,
-		    unsigned substack)
+		    unsigned frame)
 {
 	_cleanup_free_ char *type = NULL, *control = NULL, *module = NULL;
 	bool oom = false, dash;
@@ -202,11 +245,11 @@ static int one_line(struct walk *w, const char *file, int line,
 
 	if (!(type = next_token(&text, false, &oom)))
 		return oom ? -ENOMEM : 0;
-	if (strcmp(type, "@include") == 0) {
+	if (strcasecmp(type, "@include") == 0) {
 		module = next_token(&text, false, &oom);
 		return oom ? -ENOMEM
 			   : include(w, file, line, "@include", module, true,
-				     filter, depth, substack);
+				     filter, depth, frame);
 	}
 	if ((facility = facility_of(type, &dash)) < 0) {
 		dg_diags_add(w->diags, DG_WARNING, file, line,
@@ -226,8 +269,10 @@ static int one_line(struct walk *w, const char *file, int line,
 
 		if (asprintf(&how, "%s %s", type, sub ? "substack" : "include") < 0)
 			return -ENOMEM;
+		if (sub && (r = open_frame(w, frame, facility, &frame)) < 0)
+			return r;
 		return include(w, file, line, how, module, false, facility,
-			       depth, substack + sub);
+			       depth, frame);
 	}
 	if (!control || !module) {
 		dg_diags_add(w->diags, DG_WARNING, file, line,
@@ -236,36 +281,56 @@ static int one_line(struct walk *w, const char *file, int line,
 		return 0;
 	}
 	r = add_module_line(w, file, line, facility, control, module, &text,
-			    substack);
+			    frame);
 	if (r == 0)
 		control = module = NULL; /* the line owns them */
 	return r;
 }
 
-static int read_file(struct walk *w, const char *name, bool conf_dir_only,
-		     int filter, unsigned depth, unsigned substack)
+/* Where next_line stopped short: libpam's reading of the file. */
+static void report_unread(struct walk *w, const char *file, int line, int r)
 {
-	_cleanup_free_ char *path = NULL, *text = NULL;
-	const char *pos, *file;
-	int lineno = 0, first = 0, r;
-	char *line = NULL;
+	if (r == -ELOOP)
+		dg_diags_add(w->diags, DG_ERROR, file, line,
+			     "libpam 1.5.2 never finishes reading this line (a "
+			     "backslash at the end of its %d-byte buffer): the "
+			     "program hangs",
+			     DG_PAM_LINE_BUFFER);
+	else
+		dg_diags_add(w->diags, DG_ERROR, file, line,
+			     "libpam 1.5.2 cannot read this line (it is "
+			     "continued past the end of the file) and refuses "
+			     "every call of the service");
+}
 
-	r = w->reader->read(w->reader->ctx, name, conf_dir_only, &path, &text);
+static int read_file(struct walk *w, const char *name, bool conf_dir_only,
+		     int filter, unsigned depth, unsigned frame)
+{
+	_cleanup_free_ char *path = NULL, *text = NULL, *buf = NULL;
+	struct text t = {0};
+	const char *file;
+	int first = 0, r;
+	size_t len = 0;
+
+	r = w->reader->read(w->reader->ctx, name, conf_dir_only, &path, &text,
+			    &len);
 	if (r < 0)
 		return r;
-	if (dg_strings_add(&w->stack->files, path) < 0)
+	if (dg_strings_add(&w->stack->files, path) < 0 ||
+	    !(buf = malloc(DG_PAM_LINE_BUFFER)))
 		return -ENOMEM;
 	file = w->stack->files.v[w->stack->files.n - 1];
 	if (depth == 0)
 		w->stack->file = file;
-	pos = text;
-	while ((r = next_line(&pos, &lineno, &line, &first)) > 0) {
-		r = one_line(w, file, first, line, filter, depth, substack);
-		free(line);
+	t = (struct text){.pos = text, .end = text + len};
+	while ((r = next_line(&t, buf, &first)) > 0) {
+		r = one_line(w, file, first, buf, filter, depth, frame);
 		if (r < 0)
 			return r;
 	}
-	return r;
+	if (r < 0)
+		report_unread(w, file, first ? first : t.lineno, r);
+	return 0;
 }
 
 int dg_pam_stack_load(const struct dg_pam_reader *reader, const char *service,
@@ -275,6 +340,8 @@ int dg_pam_stack_load(const struct dg_pam_reader *reader, const char *service,
 	int r;
 
 	*out = (struct dg_pam_stack){0};
+	if (DG_APPEND(&out->frames, (struct dg_pam_frame){0}) < 0)
+		return -ENOMEM;
 	r = read_file(&w, service, false, ANY_FACILITY, 0, 0);
 	return r;
 }
@@ -287,6 +354,7 @@ void dg_pam_stack_free(struct dg_pam_stack *stack)
 		dg_strings_free(&stack->lines.v[i].args);
 	}
 	free(stack->lines.v);
+	free(stack->frames.v);
 	dg_strings_free(&stack->files);
 	*stack = (struct dg_pam_stack){0};
 }
@@ -314,7 +382,8 @@ static const char *const return_names[] = {
 };
 
 #define N_CODES _PAM_RETURN_VALUES
-#define UNSET (-1)
+/* In actions[], a dg_pam_action, a jump of N lines as -N, or UNSET. */
+#define UNSET INT_MIN
 
 static const char *const action_names[] = {
 	[DG_PAM_ACTION_IGNORE] = "ignore", [DG_PAM_ACTION_OK] = "ok",
@@ -360,10 +429,17 @@ static bool one_pair(const char **t, int *actions)
 	*t += strspn(*t, " \t");
 	act = match_prefix(action_names, n_acts, t);
 	if (act == n_acts) {
-		if (!isdigit((unsigned char)**t) || strtol(*t, &end, 10) <= 0)
+		long n;
+
+		if (!isdigit((unsigned char)**t) ||
+		    (n = strtol(*t, &end, 10)) <= 0 || n > INT_MAX)
 			return false; /* libpam: no jump of 0 lines */
 		*t = end;
-		act = DG_PAM_ACTION_JUMP;
+		if (ret == N_CODES)
+			set_default(actions, (int)-n);
+		else
+			actions[ret] = (int)-n;
+		return true;
 	}
 	if (ret == N_CODES)
 		set_default(actions, (int)act);
@@ -416,10 +492,13 @@ static bool parse_word(const char *control, int *actions)
 	return false;
 }
 
-enum dg_pam_action dg_pam_control_action(const char *control, int code)
+/* What control does with code, and *jump, the lines a jump skips. */
+static enum dg_pam_action control_action(const char *control, int code,
+					 unsigned *jump)
 {
 	int actions[N_CODES];
 
+	*jump = 0;
 	for (int i = 0; i < N_CODES; i++)
 		actions[i] = UNSET;
 	if (*control == '[')
@@ -428,5 +507,106 @@ enum dg_pam_action dg_pam_control_action(const char *control, int code)
 		parse_pairs(control, actions); /* as libpam does */
 	if (code < 0 || code >= N_CODES)
 		return DG_PAM_ACTION_BAD; /* libpam: an invalid code is bad */
-	return (enum dg_pam_action)actions[code];
+	if (actions[code] >= 0)
+		return (enum dg_pam_action)actions[code];
+	*jump = (unsigned)-actions[code];
+	return DG_PAM_ACTION_JUMP;
+}
+
+enum dg_pam_action dg_pam_control_action(const char *control, int code)
+{
+	unsigned jump;
+
+	return control_action(control, code, &jump);
+}
+
+const char *dg_pam_code_name(int code)
+{
+	return code >= 0 && code < N_CODES ? return_names[code] : "?";
+}
+
+/* --- which lines libpam may skip --- */
+
+/* Where a handler of a frame runs, to libpam's jumps: a line k at
+ * (2k + 1, 0), a substack c before its first line, at (2 start, c). */
+struct pos {
+	size_t at;
+	unsigned frame;
+};
+
+static bool before(struct pos a, struct pos b)
+{
+	return a.at < b.at || (a.at == b.at && a.frame < b.frame);
+}
+
+static struct pos line_pos(size_t k)
+{
+	return (struct pos){2 * k + 1, 0};
+}
+
+/* How many handlers of frame f in facility fac run strictly between a
+ * and b: its own lines, and its substacks, one each. */
+static size_t handlers_between(const struct dg_pam_stack *s, unsigned f,
+			       enum dg_pam_facility fac, struct pos a,
+			       struct pos b)
+{
+	size_t n = 0;
+
+	for (size_t k = 0; k < s->lines.n; k++) {
+		const struct dg_pam_line *l = &s->lines.v[k];
+
+		n += l->frame == f && l->facility == fac &&
+		     before(a, line_pos(k)) && before(line_pos(k), b);
+	}
+	for (unsigned c = 1; c < s->frames.n; c++) {
+		const struct dg_pam_frame *fr = &s->frames.v[c];
+		struct pos p = {2 * fr->start, c};
+
+		n += fr->parent == f && fr->facility == fac && before(a, p) &&
+		     before(p, b);
+	}
+	return n;
+}
+
+/* Does line k of frame f, on code, end f or jump past the handler at
+ * anchor? */
+static bool skips(const struct dg_pam_stack *s, size_t k, unsigned f,
+		  int code, struct pos anchor)
+{
+	const struct dg_pam_line *l = &s->lines.v[k];
+	unsigned jump;
+	enum dg_pam_action a = control_action(l->control, code, &jump);
+
+	if (a == DG_PAM_ACTION_DONE)
+		return true;
+	return a == DG_PAM_ACTION_JUMP &&
+	       jump > handlers_between(s, f, l->facility, line_pos(k), anchor);
+}
+
+long dg_pam_skipped_by(const struct dg_pam_stack *s, size_t i,
+		       uint32_t codes, int *code)
+{
+	enum dg_pam_facility fac = s->lines.v[i].facility;
+	unsigned f = s->lines.v[i].frame;
+	struct pos anchor = line_pos(i);
+
+	for (;;) {
+		for (size_t k = 0; k < s->lines.n; k++) {
+			const struct dg_pam_line *l = &s->lines.v[k];
+
+			if (l->frame != f || l->facility != fac ||
+			    !before(line_pos(k), anchor))
+				continue;
+			for (int c = 0; c < N_CODES; c++)
+				if ((codes >> c & 1) && skips(s, k, f, c, anchor)) {
+					*code = c;
+					return (long)k;
+				}
+		}
+		if (f == 0 || f >= s->frames.n)
+			return -1;
+		/* the substack f is one line of its parent */
+		anchor = (struct pos){2 * s->frames.v[f].start, f};
+		f = s->frames.v[f].parent;
+	}
 }

@@ -8,13 +8,19 @@
  * reads /etc/pam.d; the unit tests pass text).  The syntax followed is
  * libpam's: "#" ends a line wherever it appears, a line that ends in a
  * backslash goes on in the next one that is not blank or a comment,
- * "[...]" is one token in which "\]" stands for "]", and types and
- * controls are read ignoring case. */
+ * "[...]" is one token in which "\]" stands for "]", and types,
+ * controls and "@include" are read ignoring case.  So are its limits:
+ * libpam 1.5.2 reads a line with fgets into a buffer of
+ * DG_PAM_LINE_BUFFER bytes, so a longer line is read as two, a NUL byte
+ * ends what it sees of a line (not of the file), and a continued line
+ * that runs past the buffer or the end of the file makes it refuse the
+ * service. */
 #ifndef DG_PAMSTACK_H
 #define DG_PAMSTACK_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "diag.h"
 #include "util.h"
@@ -38,6 +44,20 @@ struct dg_pam_line {
 	const char *file;       /* points into dg_pam_stack.files */
 	int line;               /* where the (continued) line starts */
 	unsigned substack;      /* how many substacks deep (0: none) */
+	unsigned frame;         /* the one it runs in: dg_pam_stack.frames */
+};
+
+/* The service's own stack (frames.v[0]), or a substack: to a jump in
+ * its parent, a substack is one line, wherever its lines are. */
+struct dg_pam_frame {
+	unsigned parent;
+	enum dg_pam_facility facility;
+	size_t start; /* where its lines (if any) start in lines */
+};
+
+struct dg_pam_frames {
+	struct dg_pam_frame *v;
+	size_t n, cap;
 };
 
 struct dg_pam_lines {
@@ -49,19 +69,25 @@ struct dg_pam_stack {
 	struct dg_strings files;   /* every file read: lines point here */
 	const char *file;          /* the service's own file */
 	struct dg_pam_lines lines; /* in the order libpam runs them */
+	struct dg_pam_frames frames;
 };
 
-/* Where stack files come from: read(ctx, name, conf_dir_only, path, text)
- * finds name (a service or included name; an absolute path is itself)
- * as libpam would, in the configuration directory and, unless
- * conf_dir_only (Debian's "@include"), in the vendor directory, and
- * returns 0 with *path and *text allocated, -ENOENT, -ENOMEM, or another
- * -errno. */
+/* Where stack files come from: read(ctx, name, conf_dir_only, path,
+ * text, len) finds name (a service or included name; an absolute path
+ * is itself) as libpam would, in the configuration directory and,
+ * unless conf_dir_only (Debian's "@include"), in the vendor directory,
+ * and returns 0 with *path and *text allocated and *len the file's
+ * length (it may hold NUL bytes, which libpam reads past), -ENOENT,
+ * -ENOMEM, or another -errno. */
 struct dg_pam_reader {
 	int (*read)(void *ctx, const char *name, bool conf_dir_only,
-		    char **path, char **text);
+		    char **path, char **text, size_t *len);
 	void *ctx;
 };
+
+/* libpam 1.5.2's BUF_SIZE (pam_handlers.c): one logical line, and its
+ * terminating NUL, must fit. */
+#define DG_PAM_LINE_BUFFER 1024
 
 /* libpam gives up past this many nested substacks; includes nest as
  * deep, or loop, here no further. */
@@ -95,5 +121,16 @@ enum dg_pam_action {
 };
 
 enum dg_pam_action dg_pam_control_action(const char *control, int code);
+
+/* libpam's name of a return code ("success", "new_authtok_reqd"). */
+const char *dg_pam_code_name(int code);
+
+/* Can libpam skip line i of s?  The index of an earlier line whose
+ * control, on a code in codes (bit c: code c), ends the stack or the
+ * substack that holds line i ("done", "sufficient") or jumps past it,
+ * with *code that code; or -1.  Jumps count as libpam counts them: an
+ * included line is a line, a substack is one. */
+long dg_pam_skipped_by(const struct dg_pam_stack *s, size_t i,
+		       uint32_t codes, int *code);
 
 #endif

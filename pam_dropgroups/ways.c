@@ -5,6 +5,7 @@
 #include "ways.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -136,8 +137,31 @@ enum dg_trim {
 struct judged {
 	enum dg_trim trim;
 	const struct dg_pam_line *good; /* the first line that trims */
-	bool any, account, fails_open;
+	bool any, account, fails_open, account_skipped;
 };
+
+/* The codes on which an earlier line that skips the module's counts:
+ * all but an expired password's.  Debian's common-account ends the
+ * account stack on pam_unix's PAM_NEW_AUTHTOK_REQD ("new_authtok_reqd=
+ * done"), so every sshd stack would be an error; the program then makes
+ * the user change the password, and the auth line still trims. */
+#define SKIP_CODES (UINT32_MAX & ~(UINT32_C(1) << PAM_NEW_AUTHTOK_REQD))
+
+/* Does line i of s matter for p (it trims, or checks), and may libpam
+ * skip it?  The line that skips it, or NULL. */
+static const struct dg_pam_line *skipped_by(const struct dg_service_stack *s,
+					    const struct dg_program *p,
+					    size_t i, int *code)
+{
+	enum dg_effect e = effect_of(p, &s->stack.lines.v[i]);
+	long k;
+
+	if (e != DG_EFFECT_TRIMS && e != DG_EFFECT_FAILS_OPEN &&
+	    e != DG_EFFECT_CHECKS)
+		return NULL;
+	k = dg_pam_skipped_by(&s->stack, i, SKIP_CODES, code);
+	return k < 0 ? NULL : &s->stack.lines.v[k];
+}
 
 static struct judged judge(const struct dg_service_stack *s,
 			   const struct dg_program *p)
@@ -147,10 +171,17 @@ static struct judged judge(const struct dg_service_stack *s,
 	for (size_t i = 0; i < s->stack.lines.n; i++) {
 		const struct dg_pam_line *l = &s->stack.lines.v[i];
 		enum dg_effect e = effect_of(p, l);
+		int code;
 
 		if (!dg_pam_is_dropgroups(l->module))
 			continue;
 		j.any = true;
+		if (skipped_by(s, p, i, &code)) {
+			/* it may not run: no better than failing open */
+			j.account_skipped |= e == DG_EFFECT_CHECKS;
+			j.fails_open |= e != DG_EFFECT_CHECKS;
+			continue;
+		}
 		if (e == DG_EFFECT_CHECKS && fails_closed(l))
 			j.account = true;
 		if (e != DG_EFFECT_TRIMS && e != DG_EFFECT_FAILS_OPEN)
@@ -222,6 +253,30 @@ static void report_undone(const struct dg_program *p,
 			     p->order, p->instead);
 }
 
+/* Line i of s, which matters for p, may be skipped: say so, where no
+ * other line makes up for it.  Whether it was reported. */
+static bool report_skipped(const struct dg_service_stack *s,
+			   const struct dg_program *p, size_t i,
+			   const struct judged *j, struct dg_diags *d)
+{
+	const struct dg_pam_line *l = &s->stack.lines.v[i], *by;
+	bool account = effect_of(p, l) == DG_EFFECT_CHECKS;
+	int code;
+
+	if (!(by = skipped_by(s, p, i, &code)))
+		return false;
+	if (account ? !p || !p->needs_account || j->account : j->good != NULL)
+		return true; /* another line does its work */
+	dg_diags_add(d, DG_ERROR, l->file, l->line,
+		     "libpam skips this line whenever the module of %s:%d "
+		     "(\"%s %s\") answers %s: that control ends the stack "
+		     "or jumps past this line, so for %s the module does not "
+		     "run, and the login goes on with every group",
+		     by->file, by->line, by->control, by->module,
+		     dg_pam_code_name(code), name_of(p, s->service));
+	return true;
+}
+
 /* Judge s for p, and say in d what is wrong with its lines. */
 static enum dg_trim judge_and_report(const struct dg_service_stack *s,
 				     const struct dg_program *p,
@@ -236,14 +291,14 @@ static enum dg_trim judge_and_report(const struct dg_service_stack *s,
 		if (!dg_pam_is_dropgroups(l->module))
 			continue;
 		report_success_action(l, d);
-		if (j.good)
+		if (report_skipped(s, p, i, &j, d) || j.good)
 			continue;
 		if (line_fails_open(p, s->service, l, &msg))
 			add(d, DG_ERROR, l->file, l->line, msg);
 		else if (p && !j.fails_open)
 			report_undone(p, l, d);
 	}
-	if (j.good && j.trim == DG_TRIM_FAILS_OPEN)
+	if (j.good && j.trim == DG_TRIM_FAILS_OPEN && !j.account_skipped)
 		dg_diags_add(d, DG_ERROR, j.good->file, j.good->line,
 			     "for %s, this line trims, but %s: add \"account "
 			     "required pam_dropgroups.so\", which refuses a "

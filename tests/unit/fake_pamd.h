@@ -25,7 +25,8 @@ struct fake_pamd {
 #define VENDOR "vendor/"
 
 static inline int fake_pamd_read(void *ctx, const char *name,
-				 bool conf_dir_only, char **path, char **text)
+				 bool conf_dir_only, char **path, char **text,
+				 size_t *len)
 {
 	const struct fake_pamd *fs = ctx;
 
@@ -39,10 +40,13 @@ static inline int fake_pamd_read(void *ctx, const char *name,
 		if (asprintf(path, "%s/%s",
 			     vendor ? "/usr/lib/pam.d" : "/etc/pam.d", name) < 0)
 			return -ENOMEM;
-		if (!(*text = strdup(f->text))) {
+		*len = strlen(f->text);
+		if (!(*text = malloc(*len + 1))) {
 			free(*path);
 			return -ENOMEM;
 		}
+		memcpy(*text, f->text, *len);
+		(*text)[*len] = '\0';
 		return 0;
 	}
 	return -ENOENT;

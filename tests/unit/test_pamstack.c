@@ -193,6 +193,121 @@ static void test_include_takes_one_facility(void **state)
 	unload(&l);
 }
 
+/* libpam 1.5.2 reads a line with fgets into 1024 bytes: the rest of a
+ * longer line is a line of its own (here, one that jumps). */
+static void test_a_long_line_is_two_as_libpam_reads_it(void **state)
+{
+	char text[2 * DG_PAM_LINE_BUFFER];
+	struct fake_file f = {"svc", text};
+	struct fake_pamd fs = {&f, 1};
+	struct dg_pam_reader rd = {fake_pamd_read, &fs};
+	struct loaded l = {0};
+	int n;
+
+	(void)state;
+	n = snprintf(text, sizeof(text), "auth optional pam_a.so %*s", 1000, "");
+	assert_int_equal(n, DG_PAM_LINE_BUFFER - 1);
+	snprintf(text + n, sizeof(text) - (size_t)n,
+		 "auth [success=1 default=ignore] pam_b.so\n"
+		 "auth required pam_dropgroups.so\n");
+	l.r = dg_pam_stack_load(&rd, "svc", &l.stack, &l.diags);
+	assert_int_equal(l.r, 0);
+	assert_int_equal(l.diags.n, 0);
+	ASSERT_LINES(&l.stack, "auth optional pam_a.so @/etc/pam.d/svc:1",
+		     "auth [success=1 default=ignore] pam_b.so @/etc/pam.d/svc:1",
+		     "auth required pam_dropgroups.so @/etc/pam.d/svc:2");
+	unload(&l);
+	/* one byte less of padding: "a" ends the first, "uth" starts the
+	 * second, a line of no type libpam knows */
+	memmove(text + n - 1, text + n, strlen(text + n) + 1);
+	l = (struct loaded){0};
+	l.r = dg_pam_stack_load(&rd, "svc", &l.stack, &l.diags);
+	assert_int_equal(l.r, 0);
+	assert_int_equal(l.diags.n, 1);
+	assert_diag(&l.diags, 0, DG_WARNING, "/etc/pam.d/svc", 1,
+		    "no module type \"uth\"");
+	ASSERT_LINES(&l.stack, "auth optional pam_a.so <a> @/etc/pam.d/svc:1",
+		     "auth required pam_dropgroups.so @/etc/pam.d/svc:2");
+	unload(&l);
+}
+
+/* A line continued past the end of the file, or past libpam's buffer:
+ * libpam refuses the service.  "@include" is read ignoring case. */
+static void test_lines_libpam_gives_up_on(void **state)
+{
+	static char text[3 * DG_PAM_LINE_BUFFER];
+	struct fake_file f = {"svc", text};
+	struct fake_pamd fs = {&f, 1};
+	struct dg_pam_reader rd = {fake_pamd_read, &fs};
+	struct loaded l = {0};
+
+	(void)state;
+	LOAD(&l, "svc",
+	     {"svc", "@INCLUDE common\nauth required pam_dropgroups.so \\\n"},
+	     {"common", "auth sufficient pam_permit.so\n"});
+	assert_int_equal(l.r, 0);
+	ASSERT_LINES(&l.stack, "auth sufficient pam_permit.so @/etc/pam.d/common:1");
+	assert_int_equal(l.diags.n, 1);
+	assert_diag(&l.diags, 0, DG_ERROR, "/etc/pam.d/svc", 2,
+		    "cannot read this line");
+	unload(&l);
+	/* a backslash as the 1023rd byte of the buffer: glibc's fgets then
+	 * has room for the NUL alone, reads nothing, and libpam asks again */
+	snprintf(text, sizeof(text), "auth required pam_x.so %0999d\\more\n", 0);
+	l = (struct loaded){0};
+	l.r = dg_pam_stack_load(&rd, "svc", &l.stack, &l.diags);
+	assert_int_equal(l.r, 0);
+	assert_int_equal(l.stack.lines.n, 0);
+	assert_int_equal(l.diags.n, 1);
+	assert_diag(&l.diags, 0, DG_ERROR, "/etc/pam.d/svc", 1,
+		    "never finishes reading this line");
+	unload(&l);
+}
+
+/* Which earlier line lets libpam skip a line: a jump counts an included
+ * line as one and a whole substack as one; "done" in a substack ends
+ * the substack alone. */
+static void test_lines_libpam_may_skip(void **state)
+{
+	struct loaded l;
+	int code = -1;
+
+	(void)state;
+	LOAD(&l, "svc",
+	     {"svc", "auth [success=2 auth_err=1 default=ignore] pam_a.so\n"
+		     "auth substack sub\n"
+		     "@include inc\n"
+		     "auth required pam_dropgroups.so\n"
+		     "session [default=1] pam_b.so\n"
+		     "session required pam_dropgroups.so\n"
+		     "account required pam_dropgroups.so\n"},
+	     {"sub", "auth sufficient pam_s.so\nauth required pam_dropgroups.so\n"},
+	     {"inc", "auth required pam_i.so\n"});
+	assert_int_equal(l.r, 0);
+	ASSERT_LINES(&l.stack, "auth [success=2 auth_err=1 default=ignore] pam_a.so @/etc/pam.d/svc:1",
+		     "auth sufficient pam_s.so @/etc/pam.d/sub:1 sub1",
+		     "auth required pam_dropgroups.so @/etc/pam.d/sub:2 sub1",
+		     "auth required pam_i.so @/etc/pam.d/inc:1",
+		     "auth required pam_dropgroups.so @/etc/pam.d/svc:4",
+		     "session [default=1] pam_b.so @/etc/pam.d/svc:5",
+		     "session required pam_dropgroups.so @/etc/pam.d/svc:6",
+		     "account required pam_dropgroups.so @/etc/pam.d/svc:7");
+	/* in the substack: its "sufficient", or the jump over it */
+	assert_int_equal(dg_pam_skipped_by(&l.stack, 2, UINT32_MAX, &code), 1);
+	assert_int_equal(code, PAM_SUCCESS);
+	assert_int_equal(dg_pam_skipped_by(&l.stack, 2, 1u << PAM_AUTH_ERR, &code), 0);
+	assert_int_equal(code, PAM_AUTH_ERR);
+	/* auth_err=1 skips the substack alone; success=2 the substack and
+	 * pam_i.so, landing on the module's line */
+	assert_int_equal(dg_pam_skipped_by(&l.stack, 4, UINT32_MAX, &code), -1);
+	assert_int_equal(dg_pam_skipped_by(&l.stack, 3, UINT32_MAX, &code), 0);
+	assert_int_equal(code, PAM_SUCCESS);
+	/* facilities apart */
+	assert_int_equal(dg_pam_skipped_by(&l.stack, 6, UINT32_MAX, &code), 5);
+	assert_int_equal(dg_pam_skipped_by(&l.stack, 7, UINT32_MAX, &code), -1);
+	unload(&l);
+}
+
 static void test_substack_counts_its_depth(void **state)
 {
 	struct loaded l;
@@ -373,9 +488,12 @@ int main(void)
 		cmocka_unit_test(test_lines_comments_and_blanks),
 		cmocka_unit_test(test_backslash_continues_a_line),
 		cmocka_unit_test(test_brackets_are_one_token),
+		cmocka_unit_test(test_a_long_line_is_two_as_libpam_reads_it),
+		cmocka_unit_test(test_lines_libpam_gives_up_on),
 		cmocka_unit_test(test_at_include_takes_every_facility),
 		cmocka_unit_test(test_include_takes_one_facility),
 		cmocka_unit_test(test_substack_counts_its_depth),
+		cmocka_unit_test(test_lines_libpam_may_skip),
 		cmocka_unit_test(test_vendor_directory_and_at_include),
 		cmocka_unit_test(test_missing_included_files),
 		cmocka_unit_test(test_missing_service_file),
