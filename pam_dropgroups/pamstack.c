@@ -252,8 +252,13 @@ static int one_line(struct walk *w, const char *file, int line,
 				     filter, depth, frame);
 	}
 	if ((facility = facility_of(type, &dash)) < 0) {
+		/* The word itself is not printed: an absolute include can
+		 * name any file (/etc/shadow), and root's lint output must
+		 * not show what is in it. */
 		dg_diags_add(w->diags, DG_WARNING, file, line,
-			     "libpam knows no module type \"%s\"", type);
+			     "the first word is not a module type libpam "
+			     "knows; libpam makes every call of this line "
+			     "fail");
 		return 0;
 	}
 	if (filter != ANY_FACILITY && facility != filter)

@@ -165,3 +165,21 @@ test_explain_names_the_ways_back_that_stay_open() {
 	[ "$(sed -n '/^ways back in/,$p' "$T/out" | grep -c '^  ')" -eq 1 ] ||
 		fail "explain lists more than atd"
 }
+
+test_lint_never_prints_what_an_included_file_holds() {
+	# libpam follows an absolute @include anywhere; a --pam-dir that
+	# someone else writes must not make root's lint show /etc/shadow.
+	# The secret is one word per line, as shadow's lines are.
+	policy <<-'EOF'
+	version = 1;
+	restricting = ( );
+	rules = ( { services = [ "sshd" ]; drop = [ "audio" ]; } );
+	EOF
+	printf 'root:$y$j9T$SECRETHASH:19000:0:99999:7:::\n' > "$T/secret"
+	crafted sshd "auth required pam_unix.so\n@include $T/secret\n"
+	cli lint --pam-dir "$T/crafted"
+	assert_in err "$T/secret:1: .*not a module type"
+	if grep -q SECRETHASH "$T/out" "$T/err"; then
+		fail "lint printed a word of the included file"
+	fi
+}
