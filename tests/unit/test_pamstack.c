@@ -225,7 +225,7 @@ static void test_a_long_line_is_two_as_libpam_reads_it(void **state)
 	assert_int_equal(l.r, 0);
 	assert_int_equal(l.diags.n, 1);
 	assert_diag(&l.diags, 0, DG_WARNING, "/etc/pam.d/svc", 1,
-		    "no module type \"uth\"");
+		    "not a module type");
 	ASSERT_LINES(&l.stack, "auth optional pam_a.so <a> @/etc/pam.d/svc:1",
 		     "auth required pam_dropgroups.so @/etc/pam.d/svc:2");
 	unload(&l);
@@ -407,7 +407,7 @@ static void test_lines_libpam_cannot_read(void **state)
 	ASSERT_LINES(&l.stack, "session required pam_ok.so @/etc/pam.d/svc:3");
 	assert_int_equal(l.diags.n, 2);
 	assert_diag(&l.diags, 0, DG_WARNING, "/etc/pam.d/svc", 1,
-		    "no module type \"sesion\"");
+		    "not a module type");
 	assert_diag(&l.diags, 1, DG_WARNING, "/etc/pam.d/svc", 2, "no module");
 	unload(&l);
 }
