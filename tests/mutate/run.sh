@@ -40,7 +40,7 @@ fi
 
 # Parse the set: one stanza per mutation, "key: value" lines, stanzas
 # apart by blank lines, "#" lines are comments.  Stored in arrays by index.
-ids=() whats=() files=() edits=() tests=() units=() cis=()
+ids=() whats=() files=() edits=() tests=() units=() cmds=() cis=()
 parse() {
 	local line key val i=-1 inst=0
 	while IFS= read -r line || [ -n "$line" ]; do
@@ -54,7 +54,7 @@ parse() {
 		if [ $inst = 0 ]; then
 			[ "$key" = id ] || { echo "mutations: a stanza must start with id: ($line)" >&2; return 1; }
 			i=$((i + 1)) inst=1
-			ids[i]=$val whats[i]='' files[i]='' edits[i]='' tests[i]='' units[i]='' cis[i]=no
+			ids[i]=$val whats[i]='' files[i]='' edits[i]='' tests[i]='' units[i]='' cmds[i]='' cis[i]=no
 			continue
 		fi
 		case $key in
@@ -65,6 +65,7 @@ parse() {
 		to) edits[i]+="$val"$'\x1e' ;;
 		tests) tests[i]=$val ;;
 		unit) units[i]=$val ;;
+		cmd) cmds[i]=$val ;;
 		ci) cis[i]=$val ;;
 		*) echo "mutations: ${ids[i]}: unknown key $key" >&2; return 1 ;;
 		esac
@@ -81,7 +82,7 @@ for i in "${!ids[@]}"; do
 	id=${ids[i]}
 	[ -n "${whats[i]}" ] && [ -n "${files[i]}" ] && [ -n "${edits[i]}" ] ||
 		{ echo "mutations: $id: needs what:, file: and from:/to:"; bad=1; }
-	[ -n "${tests[i]}${units[i]}" ] || { echo "mutations: $id: names no test"; bad=1; }
+	[ -n "${tests[i]}${units[i]}${cmds[i]}" ] || { echo "mutations: $id: names no test"; bad=1; }
 	[ -f "$TOP/${files[i]}" ] || { echo "mutations: $id: no file ${files[i]}"; bad=1; }
 	for t in ${tests[i]}; do
 		grep -Eq -- "$t" <<< "$all_tests" ||
@@ -107,7 +108,8 @@ if ! make -C "$S" -s -j2 $TARGETS > "$W/build.log" 2>&1; then
 fi
 
 # apply_edits FILE EDITS: each FROM must occur exactly once; replaced by TO.
-# "\n" and "\t" in FROM and TO stand for a newline and a tab.
+# "\n" and "\t" in FROM and TO stand for a newline and a tab, "\\" for
+# a backslash.
 apply_edits() {
 	EDITS=$2 perl -e '
 		my $f = shift; local $/; open(my $h, "<", $f) or die "$f: $!\n";
@@ -115,7 +117,9 @@ apply_edits() {
 		for my $rec (split /\x1e/, $ENV{EDITS}) {
 			my ($from, $to) = split /\x1f/, $rec, -1;
 			die "an edit without to:\n" unless defined $to;
-			for ($from, $to) { s/\\n/\n/g; s/\\t/\t/g; }
+			for ($from, $to) {
+				s/\\\\/\x00/g; s/\\n/\n/g; s/\\t/\t/g; s/\x00/\\/g;
+			}
 			my $n = () = $s =~ /\Q$from\E/g;
 			die "edit not found exactly once ($n times): $from\n" if $n != 1;
 			my $at = index($s, $from);
@@ -151,6 +155,10 @@ for i in "${!ids[@]}"; do
 			echo "== unit $u" >> "$log"
 			"$S/build/$u" >> "$log" 2>&1 || verdict=caught
 		done
+		if [ -n "${cmds[i]}" ]; then
+			echo "== cmd ${cmds[i]}" >> "$log"
+			(cd "$S" && env -u LD_PRELOAD bash -c "${cmds[i]}") >> "$log" 2>&1 || verdict=caught
+		fi
 		if [ -n "${tests[i]}" ]; then
 			pat=$(tr -s ' ' '|' <<< "${tests[i]}")
 			echo "== integration ($pat)" >> "$log"
