@@ -40,7 +40,7 @@ fi
 
 # Parse the set: one stanza per mutation, "key: value" lines, stanzas
 # apart by blank lines, "#" lines are comments.  Stored in arrays by index.
-ids=() whats=() files=() edits=() tests=() units=() cmds=() cis=()
+ids=() whats=() files=() edits=() tests=() units=() cmds=() removes=() cis=()
 parse() {
 	local line key val i=-1 inst=0
 	while IFS= read -r line || [ -n "$line" ]; do
@@ -54,7 +54,7 @@ parse() {
 		if [ $inst = 0 ]; then
 			[ "$key" = id ] || { echo "mutations: a stanza must start with id: ($line)" >&2; return 1; }
 			i=$((i + 1)) inst=1
-			ids[i]=$val whats[i]='' files[i]='' edits[i]='' tests[i]='' units[i]='' cmds[i]='' cis[i]=no
+			ids[i]=$val whats[i]='' files[i]='' edits[i]='' tests[i]='' units[i]='' cmds[i]='' removes[i]='' cis[i]=no
 			continue
 		fi
 		case $key in
@@ -66,6 +66,7 @@ parse() {
 		tests) tests[i]=$val ;;
 		unit) units[i]=$val ;;
 		cmd) cmds[i]=$val ;;
+		remove) removes[i]=$val ;;
 		ci) cis[i]=$val ;;
 		*) echo "mutations: ${ids[i]}: unknown key $key" >&2; return 1 ;;
 		esac
@@ -143,6 +144,9 @@ for i in "${!ids[@]}"; do
 	cp "$f" "$W/pristine"
 	log=$W/$id.log
 	: > "$log"
+	# outputs a mutation of the build itself (the Makefile) must remake:
+	# gone before the build, and again after, so no later one uses them
+	for r in ${removes[i]}; do rm -f "$S/$r"; done
 	if ! apply_edits "$f" "${edits[i]}" >> "$log" 2>&1; then
 		verdict="DOES NOT APPLY"
 	elif ! make -C "$S" -s -j2 $TARGETS >> "$log" 2>&1; then
@@ -168,6 +172,7 @@ for i in "${!ids[@]}"; do
 	fi
 	# put the file back (a new mtime: make rebuilds it for the next one)
 	cp "$W/pristine" "$f"
+	for r in ${removes[i]}; do rm -f "$S/$r"; done
 	case $verdict in
 	caught) caught=$((caught + 1)) ;;
 	"NOT caught") survived=$((survived + 1)) ;;
