@@ -205,6 +205,17 @@ bench-directory: all $(B)/logsink $(B)/nssprobe
 		unshare --mount --net --pid --fork --mount-proc -- \
 		bash tests/sandbox.sh tests/bench/directory.sh bench_directory
 
+# Tests that can fail: each planted bug of tests/mutate/mutations, one at
+# a time in a scratch copy (build/mutate), against the tests it names
+# (root).  MUTATE_SET=ci: the subset CI runs.  mutate-apply: only check
+# that every mutation still applies and builds.
+MUTATE_SET   ?= all
+mutate:
+	MUTATE_SET=$(MUTATE_SET) tests/mutate/run.sh
+
+mutate-apply:
+	MUTATE_SET=$(MUTATE_SET) tests/mutate/run.sh --apply-only
+
 # libFuzzer targets over the loader, the validator and explain:
 # make fuzz FUZZ_SECONDS=N, and make fuzz-regress (part of make check).
 include tests/fuzz/fuzz.mk
@@ -216,4 +227,4 @@ clean:
 	rm -rf $(B) build-asan
 
 .PHONY: all deps unit helpers check check-asan check-unit demo install clean \
-	bench-directory
+	bench-directory mutate mutate-apply

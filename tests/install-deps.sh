@@ -16,7 +16,7 @@ PACKAGES="
 gcc make pkg-config binutils
 libpam0g-dev libconfig-dev libcap-dev libcmocka-dev
 pamtester libpam-modules libpam-modules-bin
-util-linux login bsdutils iproute2 procps
+util-linux login bsdutils iproute2 procps strace
 man-db groff-base
 sudo openssh-server openssh-client python3
 debhelper dpkg-dev lintian fakeroot

@@ -260,7 +260,14 @@ one_per_line() {
 	printf '%s\n' "$*" | tr -s '[:space:]' '\n' | sed '/^$/d'
 }
 
-# The groups in a command's `id -G` output, sorted.
+# A shell command that prints the supplementary groups of the process
+# that runs it, as the kernel holds them (/proc/self/status "Groups:"),
+# on one line: `id -G` always adds the egid, so it cannot show that a
+# session lost (or gained) its primary group.  For `su alice -c
+# "$SUPP_GROUPS"`, `ssh_alice -- "$SUPP_GROUPS"`, `sudo -u alice sh -c ...`.
+SUPP_GROUPS='echo $(sed -n "s/^Groups://p" /proc/self/status)'
+
+# The groups in a command's `id -G` (or $SUPP_GROUPS) output, sorted.
 sorted() {
 	one_per_line "$@" | sort -n -u | xargs
 }
@@ -413,9 +420,10 @@ assert_log() {
 	lines=$(module_log "$1")
 	n=$(printf '%s' "$lines" | grep -c . || true)
 	[ "$n" -eq "$2" ] || fail "want $2 $1 line(s), got $n: $lines"
-	if [ -n "${3:-}" ] && [ "$2" -gt 0 ]; then
-		printf '%s\n' "$lines" | grep -Eq -- "$3" ||
-			fail "$1 log does not match /$3/: $lines"
+	# every line, not just one: a second, unexpected line fails too
+	if [ -n "${3:-}" ] && [ "$2" -gt 0 ] &&
+		printf '%s\n' "$lines" | grep -Evq -- "$3"; then
+		fail "$1 log has lines that do not match /$3/: $(printf '%s\n' "$lines" | grep -Ev -- "$3")"
 	fi
 	[ -z "$lines" ] || printf '  log(%s): %s\n' "$1" "$lines"
 }

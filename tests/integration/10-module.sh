@@ -33,6 +33,8 @@ check_case() {
 	establish) mode=setcred ops=("setcred(PAM_ESTABLISH_CRED)" open_session) ;;
 	reinitialize) mode=setcred ops=("setcred(PAM_REINITIALIZE_CRED)" open_session) ;;
 	refresh) mode=setcred ops=("setcred(PAM_REFRESH_CRED)" open_session) ;;
+	# PAM_DELETE_CRED is 4: pamtester knows no name for it
+	delete) mode=setcred ops=("setcred(4)" open_session) ;;
 	authenticate) mode=setcred ops=(authenticate) ;;
 	acct_mgmt) mode=account ops=(acct_mgmt open_session) ;;
 	none) mode=none ops=(open_session) ;;
@@ -101,6 +103,12 @@ test_setcred_failure_counts_after_authenticate() {
 	[ "$rc" -ne 0 ] || fail "authenticate accepted a broken policy"
 }
 
+# Deleting credentials (at logout) is no time to trim.
+test_setcred_delete_changes_nothing() {
+	check_case delete success "$ABUSERS" "$SSH" -- untouched
+	assert_log info 0
+}
+
 test_setcred_refresh_changes_nothing() {
 	check_case refresh success "$ABUSERS" "$SSH" -- untouched
 	assert_log info 0
@@ -132,6 +140,8 @@ test_account_management_ignores_when_no_rule_matches() { check_case acct_mgmt ig
 test_keep_drops_every_other_droppable_group() { check_case open_session success "$ABUSERS" '{ services = "dgtest"; keep = [ "users" ]; }' -- 1001 100 2003; }
 test_drop_star_keeps_only_restricting_and_primary() { check_case open_session success "$ABUSERS" '{ services = "dgtest"; drop = "*"; }' -- 1001 2003; }
 test_drop_by_gid_and_mixed_list() { check_case open_session success '' '{ services = "dgtest"; drop = ( 29, "video" ); }' -- 1001 100 46 2003 3000; }
+# A process that did not have the primary gid does not get it.
+test_primary_group_is_never_added() { check_case open_session success '' '{ services = "dgtest"; drop = "audio"; }' start 100,29 -- 100; }
 test_keep_never_adds_a_group() { check_case open_session success '' '{ services = "dgtest"; keep = [ "users", "video", "audio" ]; }' start 1001,29 -- 1001 29; }
 test_primary_group_is_never_dropped() { check_case open_session success '' '{ services = "dgtest"; drop = [ "alice", "audio" ]; }' -- 1001 100 44 46 2003 3000; }
 
@@ -179,6 +189,20 @@ test_star_service_matches_any_service() { check_case open_session success '' '{ 
 test_user_name_matching() {
 	check_case open_session ignore '' '{ services = "dgtest"; users = [ "bob" ]; drop = "*"; }' -- untouched
 	check_case open_session success '' '{ services = "dgtest"; users = [ "alice" ]; drop = "*"; }' -- 1001
+	# names match as written
+	check_case open_session ignore '' '{ services = "dgtest"; users = [ "ALICE", "Alice" ]; drop = "*"; }' -- untouched
+}
+
+# An empty list names nobody (check warns about it): not everyone.
+test_empty_users_list_matches_nobody() {
+	check_case open_session ignore '' '{ services = "dgtest"; users = [ ]; drop = "*"; }' -- untouched
+	check_case open_session ignore '' '{ services = "dgtest"; users = ( ); drop = "*"; }' -- untouched
+}
+
+# PAM service names are case-sensitive file names: "DGTEST" is not "dgtest".
+test_service_names_match_case_sensitively() {
+	check_case open_session ignore '' '{ services = [ "DGTEST", "DgTest" ]; drop = "*"; }' -- untouched
+	check_case open_session success '' '{ services = [ "DGTEST", "dgtest" ]; drop = "audio"; }' -- 1001 100 44 46 2003 3000
 }
 
 test_percent_group_matches_members_only() {
@@ -193,7 +217,7 @@ test_star_user_matches_everyone() { check_case open_session success '' '{ servic
 
 test_unknown_names_are_warnings_and_ignored() {
 	check_case open_session success '{ name = "no-such-restricting"; optional = true; }' '{ services = "dgtest"; users = [ "%no-such-group", "alice" ]; drop = ( "no-such-group", "audio" ); }' -- 1001 100 44 46 2003 3000
-	assert_log warning 3 'group "no-such-group" in drop does not exist; it is ignored'
+	assert_log warning 3 '(restricting group "no-such-restricting" \(optional\) does not exist; only a group of that name would be kept|group "no-such-group" in (drop|users of rule "[^"]*") does not exist; it is ignored)$'
 }
 
 # A restricting group that cannot be found protects nothing, and an

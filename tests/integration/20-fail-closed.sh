@@ -98,6 +98,17 @@ test_restricting_missing_from_main_file() {
 	expect_session_failure "$POLICY: required setting \"restricting\" is missing"
 }
 
+# "*" would protect every group and so drop nothing: the man page calls
+# it an error, and the module refuses the policy.
+test_star_in_restricting_is_refused() {
+	policy <<-'EOF'
+	version = 1;
+	restricting = ( "games-abusers", "*" );
+	rules = ( { services = "dgtest"; drop = "audio"; } );
+	EOF
+	expect_session_failure "$POLICY:2: \"\*\" is not allowed in restricting"
+}
+
 test_rule_with_both_drop_and_keep() {
 	policy <<-'EOF'
 	version = 1;
@@ -150,9 +161,16 @@ test_policy_writable_by_others() {
 	expect_session_failure "$POLICY: the file is writable by group or others"
 }
 
+# o+w only (no g+w), and g+w only: each bit is refused on its own.
 test_policy_directory_writable_by_others() {
 	good_policy
-	chmod 0777 /etc/security
+	chmod 0757 /etc/security
+	expect_session_failure "$POLICY: directory /etc/security is writable by group or others"
+}
+
+test_policy_directory_writable_by_group() {
+	good_policy
+	chmod 0775 /etc/security
 	expect_session_failure "$POLICY: directory /etc/security is writable by group or others"
 }
 
@@ -170,7 +188,13 @@ test_policy_symlink_is_never_followed() {
 
 test_include_dir_writable_by_others() {
 	good_policy
-	mkdir -m 0777 /etc/security/dropgroups.d
+	mkdir -m 0703 /etc/security/dropgroups.d
+	expect_session_failure "$POLICY: directory /etc/security/dropgroups.d is writable by group or others"
+}
+
+test_include_dir_writable_by_group() {
+	good_policy
+	mkdir -m 0770 /etc/security/dropgroups.d
 	expect_session_failure "$POLICY: directory /etc/security/dropgroups.d is writable by group or others"
 }
 
@@ -367,6 +391,20 @@ test_no_new_privs_is_set_before_setgroups() {
 	PRE=(--inh-caps=-all --bounding-set=-setgid)
 	expect_session_failure 'lacks CAP_SETGID'
 	assert_no_new_privs 1
+	# and when setgroups succeeds, the flag came first: the order of
+	# the module's system calls, as strace saw them
+	log_reset
+	PRE=(strace -f -qq -o "$T/trace" -e trace=prctl,setgroups)
+	stack session success
+	run_pam alice open_session
+	assert_rc 0
+	assert_groups 1001
+	assert_no_new_privs 1
+	local nnp set
+	nnp=$(grep -n 'PR_SET_NO_NEW_PRIVS' "$T/trace" | head -n1 | cut -d: -f1)
+	set=$(grep -n 'setgroups' "$T/trace" | grep -v ' = -' | head -n1 | cut -d: -f1)
+	[ -n "$nnp" ] && [ -n "$set" ] || fail "strace saw no prctl or setgroups: $(cat "$T/trace")"
+	[ "$nnp" -lt "$set" ] || fail "setgroups came before no_new_privs: $(cat "$T/trace")"
 }
 
 test_unknown_module_argument() {

@@ -44,26 +44,42 @@ test_main_file_rules_win_over_drop_ins() {
 	assert_groups 1001 100 29 46 2003 3000
 }
 
+# The drop-ins are written twice, in C order and in reverse: whichever
+# order the file system lists them in, one of the two differs from
+# C order (tmpfs lists the newest first), and the rule must not change.
 test_drop_ins_are_read_in_c_locale_order() {
 	# "B.conf" < "a.conf" < "b.conf" in C order (uppercase first).
+	local order
 	main_policy
-	drop_in /etc/security/dropgroups.d/b.conf <<-'EOF'
-	version = 1;
-	rules = ( { name = "b"; services = "dgtest"; drop = "plugdev"; } );
-	EOF
-	drop_in /etc/security/dropgroups.d/a.conf <<-'EOF'
-	version = 1;
-	rules = ( { name = "a"; services = "dgtest"; drop = "video"; } );
-	EOF
-	drop_in /etc/security/dropgroups.d/B.conf <<-'EOF'
-	version = 1;
-	rules = ( { name = "B"; services = "dgtest"; drop = "audio"; } );
-	EOF
-	stack session success
-	run_pam alice open_session
-	assert_rc 0
-	assert_groups 1001 100 44 46 2003 3000
-	assert_log info 1 'rule "B"'
+	for order in "B a b" "b a B"; do
+		rm -f /etc/security/dropgroups.d/*.conf
+		for f in $order; do
+			case $f in
+			B) drop_in /etc/security/dropgroups.d/B.conf <<-'EOF'
+				version = 1;
+				rules = ( { name = "B"; services = "dgtest"; drop = "audio"; } );
+				EOF
+				;;
+			a) drop_in /etc/security/dropgroups.d/a.conf <<-'EOF'
+				version = 1;
+				rules = ( { name = "a"; services = "dgtest"; drop = "video"; } );
+				EOF
+				;;
+			b) drop_in /etc/security/dropgroups.d/b.conf <<-'EOF'
+				version = 1;
+				rules = ( { name = "b"; services = "dgtest"; drop = "plugdev"; } );
+				EOF
+				;;
+			esac
+		done
+		echo "written in the order $order; listed as: $(ls -U /etc/security/dropgroups.d | xargs)"
+		log_reset
+		stack session success
+		run_pam alice open_session
+		assert_rc 0
+		assert_groups 1001 100 44 46 2003 3000
+		assert_log info 1 'rule "B"'
+	done
 }
 
 test_drop_in_restricting_is_added() {

@@ -112,6 +112,17 @@ test_explain_lists_each_group_with_verdict_and_reason() {
 	assert_output explain-drop
 }
 
+test_explain_says_when_the_rule_sets_no_new_privs() {
+	policy <<-'EOF'
+	version = 1;
+	restricting = ( "games-abusers" );
+	rules = ( { name = "ssh"; services = "sshd"; drop = "audio"; no_new_privs = true; } );
+	EOF
+	cli explain -c "$POLICY" --pam-dir "$T/no-pam.d" sshd alice
+	assert_exit 0
+	assert_in out '^rule "ssh" \(.*\) matches: drop, no_new_privs$'
+}
+
 test_explain_keep_rule_reasons() {
 	example_policy
 	cli explain -c "$POLICY" --pam-dir "$T/no-pam.d" su alice
@@ -303,16 +314,22 @@ run_policy() {
 	EOF
 }
 
+# The probe drops every capability, sets no_new_privs and calls
+# setgroups: in a forked child, never in dropgroups' own process (whose
+# caller could be a script that goes on as root).  strace shows which
+# process made those calls.
 test_probe_on_a_stock_kernel_reports_no_support_and_changes_nothing() {
-	local before after
-	before=$(grep -E '^(Groups|CapEff|NoNewPrivs)' /proc/$$/status)
-	cli probe
+	local main
+	capture strace -f -qq -o "$T/trace" -e trace=execve,prctl,setgroups,capset "$DG" probe
 	assert_exit 1
 	assert_in out '^kernel.setgroups_unprivileged_drop: absent'
 	assert_in out '^unprivileged drop with no_new_privs: refused$'
 	assert_in out 'needs a kernel with subset-setgroups'
-	after=$(grep -E '^(Groups|CapEff|NoNewPrivs)' /proc/$$/status)
-	[ "$before" = "$after" ] || fail "probe changed the caller"
+	main=$(grep -m1 'execve(' "$T/trace" | cut -d' ' -f1)
+	grep -q 'PR_SET_NO_NEW_PRIVS' "$T/trace" || fail "the probe set no no_new_privs: $(cat "$T/trace")"
+	if grep -E 'PR_SET_NO_NEW_PRIVS|setgroups\(|capset\(' "$T/trace" | grep -q "^$main "; then
+		fail "the probe changed dropgroups' own process: $(cat "$T/trace")"
+	fi
 }
 
 test_run_with_cap_setgid_trims_and_sets_no_new_privs() {

@@ -93,10 +93,10 @@ keep_2000() {
 	mkdir -m 0755 /home/bigdave
 	chown 5002:5002 /home/bigdave
 	module_by_name
-	timed "su without the module" capture su bigdave -c 'id -G'
+	timed "su without the module" capture su bigdave -c "$SUPP_GROUPS"
 	assert_many_ids "$out" $(bigdave_groups)
 	use_snippet su
-	timed "su with the module" capture su bigdave -c 'id -G'
+	timed "su with the module" capture su bigdave -c "$SUPP_GROUPS"
 	assert_ids "$out" 5002 6003 6100
 }
 
@@ -145,12 +145,12 @@ su_directory_user() {
 	module_by_name
 	mkdir -m 0755 /home/dave
 	chown 5001:5001 /home/dave
-	capture su dave -c 'id -G'
+	capture su dave -c "$SUPP_GROUPS"
 	assert_ids "$out" $DAVE_GROUPS
 	use_snippet su
-	capture su dave -c 'id -G'
+	capture su dave -c "$SUPP_GROUPS"
 	assert_ids "$out" 5001 6003 6100
-	capture su -l dave -c 'id -G'
+	capture su -l dave -c "$SUPP_GROUPS"
 	assert_ids "$out" 5001 6003 6100
 	assert_log err 0
 }
@@ -164,9 +164,9 @@ test_directory_nslcd_su_trims_a_local_user_s_directory_groups() {
 	directory_start nslcd
 	dir_policy
 	module_by_name
-	capture su alice -c 'id -G'
+	capture su alice -c "$SUPP_GROUPS"
 	assert_ids "$out" $ALICE_NSLCD_GROUPS
 	use_snippet su
-	capture su alice -c 'id -G'
+	capture su alice -c "$SUPP_GROUPS"
 	assert_ids "$out" $ALICE_GROUPS 6003 6100
 }

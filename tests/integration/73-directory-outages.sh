@@ -151,11 +151,11 @@ online_baseline() {
 	assert_rc 0
 	assert_groups $ALICE_TRIMMED
 	snippets on
-	bounded "su dave, online" su dave -c 'id -G'
+	bounded "su dave, online" su dave -c "$SUPP_GROUPS"
 	assert_ids "$out" $DAVE_TRIMMED
-	bounded "runuser dave, online" runuser -u dave -- id -G
+	bounded "runuser dave, online" runuser -u dave -- sh -c "$SUPP_GROUPS"
 	assert_ids "$out" $DAVE_TRIMMED
-	bounded "su alice, online" su alice -c 'id -G'
+	bounded "su alice, online" su alice -c "$SUPP_GROUPS"
 	assert_ids "$out" $(echo $alice_groups | tr ' ' '\n' | grep -xE '1001|2003|6003')
 	assert_log err 0
 }
@@ -169,10 +169,10 @@ outage_baseline() {
 	pam_login dave none "outage, without the module"
 	assert_rc 0
 	assert_untouched
-	bounded "su alice, outage, without the module" su alice -c 'id -G'
+	bounded "su alice, outage, without the module" su alice -c "$SUPP_GROUPS"
 	assert_exit 0
 	assert_ids "$out" $ALICE_GROUPS
-	bounded "su dave, outage, without the module" su dave -c 'id -G'
+	bounded "su dave, outage, without the module" su dave -c "$SUPP_GROUPS"
 	log_reset
 }
 
@@ -187,7 +187,7 @@ expect_refused() {
 	assert_failed_closed "$1"
 	log_reset
 	snippets on
-	bounded "su alice, outage" su alice -c 'id -G'
+	bounded "su alice, outage" su alice -c "$SUPP_GROUPS"
 	login_refused
 	assert_log err 1 "$1"
 	log_reset
@@ -203,13 +203,13 @@ expect_trimmed() {
 	assert_rc 0
 	assert_groups $ALICE_TRIMMED
 	snippets on
-	bounded "su dave, outage, $1" su dave -c 'id -G'
+	bounded "su dave, outage, $1" su dave -c "$SUPP_GROUPS"
 	assert_exit 0
 	assert_ids "$out" $DAVE_TRIMMED
-	bounded "runuser dave, outage, $1" runuser -u dave -- id -G
+	bounded "runuser dave, outage, $1" runuser -u dave -- sh -c "$SUPP_GROUPS"
 	assert_exit 0
 	assert_ids "$out" $DAVE_TRIMMED
-	bounded "su alice, outage, $1" su alice -c 'id -G'
+	bounded "su alice, outage, $1" su alice -c "$SUPP_GROUPS"
 	assert_exit 0
 	assert_ids "$out" 1001 2003
 	assert_log err 0
@@ -383,7 +383,7 @@ by_gid_survives() { # DAEMON DAVE_ERE
 	assert_groups $ALICE_TRIMMED
 	assert_log err 0
 	snippets on
-	bounded "su alice, outage, restricting by gid" su alice -c 'id -G'
+	bounded "su alice, outage, restricting by gid" su alice -c "$SUPP_GROUPS"
 	assert_exit 0
 	assert_ids "$out" 1001 2003
 	pam_login dave session_err "outage, restricting by gid"

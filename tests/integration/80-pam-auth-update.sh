@@ -16,32 +16,32 @@ enable_profile() {
 
 test_pam_auth_update_profile_makes_su_and_sudo_trim() {
 	skip_under_sanitizers "make install builds its own objects"
-	capture su alice -c 'id -G'
+	capture su alice -c "$SUPP_GROUPS"
 	assert_ids "$out" $ALL
 	enable_profile
-	capture su alice -c 'id -G'
+	capture su alice -c "$SUPP_GROUPS"
 	assert_ids "$out" $TRIMMED
-	capture sudo -u alice id -G
+	capture sudo -u alice sh -c "$SUPP_GROUPS"
 	assert_ids "$out" $TRIMMED
 	echo 'version = 1; restricting = ( ); bogus = 1;' | policy
-	capture su alice -c 'id -G'
+	capture su alice -c "$SUPP_GROUPS"
 	[ "$rc" -ne 0 ] && [ -z "$out" ] || fail "su ran with a broken policy"
-	capture sudo -u alice id -G
+	capture sudo -u alice sh -c "$SUPP_GROUPS"
 	[ "$rc" -ne 0 ] && [ -z "$out" ] || fail "sudo ran with a broken policy"
 }
 
 test_pam_auth_update_profile_makes_sshd_trim() {
 	skip_under_sanitizers "make install builds its own objects"
 	sshd_start
-	ssh_alice -- id -G
+	ssh_alice -- "$SUPP_GROUPS"
 	assert_ids "$out" $ALL
 	enable_profile
-	ssh_alice -- id -G
+	ssh_alice -- "$SUPP_GROUPS"
 	assert_ids "$out" $TRIMMED
-	ssh_alice -tt -- id -G
+	ssh_alice -tt -- "$SUPP_GROUPS"
 	assert_ids "$out" $TRIMMED
 	echo 'version = 1; restricting = ( ); bogus = 1;' | policy
-	ssh_alice -- id -G
+	ssh_alice -- "$SUPP_GROUPS"
 	[ "$rc" -ne 0 ] && [ -z "$out" ] || fail "ssh logged in with a broken policy"
 }
 
@@ -50,6 +50,6 @@ test_pam_auth_update_disable_removes_the_module() {
 	enable_profile
 	DEBIAN_FRONTEND=noninteractive pam-auth-update --disable dropgroups
 	! grep -l pam_dropgroups /etc/pam.d/common-* || fail "the module is still in the stacks"
-	capture su alice -c 'id -G'
+	capture su alice -c "$SUPP_GROUPS"
 	assert_ids "$out" $ALL
 }

@@ -87,13 +87,13 @@ test_debian_package_profile_trims_su_and_removal_cleans_up() {
 	EOF
 	DEBIAN_FRONTEND=noninteractive pam-auth-update --enable dropgroups
 	use_test_users
-	out=$(su alice -c 'id -G')
+	out=$(su alice -c "$SUPP_GROUPS")
 	assert_ids "$out" $TRIMMED
 	use_host_users
 	dpkg -r libpam-dropgroups > "$T/dpkg.log" 2>&1 || { cat "$T/dpkg.log"; fail "dpkg -r failed"; }
 	! grep -l pam_dropgroups /etc/pam.d/common-* || fail "removal left the module in the stacks"
 	use_test_users
-	out=$(su alice -c 'id -G')
+	out=$(su alice -c "$SUPP_GROUPS")
 	assert_ids "$out" $ALL
 	use_host_users
 	[ -f /etc/security/dropgroups.conf ] || fail "remove (not purge) deleted the conffile"

@@ -237,6 +237,88 @@ static void drop_naming_a_restricting_group_warns(void **state)
 	unbuild(&b);
 }
 
+/* Matching and deciding through the real parser and resolver, not
+ * through rules built by hand. */
+static struct dg_user user_alice(void)
+{
+	static gid_t groups[] = {29, 100, 3000};
+
+	return (struct dg_user){.name = "alice", .uid = 1001,
+				.primary_gid = 1001,
+				.groups = {groups, 3}};
+}
+
+static void empty_users_matches_nobody(void **state)
+{
+	struct built b;
+	struct dg_user u = user_alice();
+
+	(void)state;
+	build(&b, HEAD "restricting = ( );\nrules = (\n"
+		       " { services = \"s\"; users = [ ]; drop = 1; } );\n",
+	      false);
+	assert_int_equal(dg_policy_match(&b.policy, "s", &u), -1);
+	unbuild(&b);
+}
+
+/* Services and user names match as written: "SSHD" is not "sshd". */
+static void services_and_users_match_case_sensitively(void **state)
+{
+	struct built b;
+	struct dg_user u = user_alice();
+
+	(void)state;
+	build(&b, HEAD "restricting = ( );\nrules = (\n"
+		       " { services = \"S\"; drop = 1; },\n"
+		       " { services = \"t\"; users = [ \"ALICE\" ]; drop = 1; } );\n",
+	      false);
+	assert_int_equal(dg_policy_match(&b.policy, "s", &u), -1);
+	assert_int_equal(dg_policy_match(&b.policy, "S", &u), 0);
+	assert_int_equal(dg_policy_match(&b.policy, "t", &u), -1);
+	u.name = "ALICE";
+	assert_int_equal(dg_policy_match(&b.policy, "t", &u), 1);
+	unbuild(&b);
+}
+
+/* "%g" counts the primary gid as membership, even where the user's group
+ * list (as NSS gave it) does not hold it. */
+static void percent_group_matches_the_primary_gid(void **state)
+{
+	struct built b;
+	struct dg_user u = user_alice();
+
+	(void)state;
+	build(&b, HEAD "restricting = ( );\nrules = (\n"
+		       " { services = \"s\"; users = \"%users\"; drop = 1; } );\n",
+	      false);
+	u.groups = (struct dg_gids){0};
+	assert_int_equal(dg_policy_match(&b.policy, "s", &u), -1);
+	u.primary_gid = 100;
+	assert_int_equal(dg_policy_match(&b.policy, "s", &u), 0);
+	unbuild(&b);
+}
+
+/* An alias: restricting names "gamers", the rule drops "games-abusers",
+ * the same gid 2003: it stays. */
+static void alias_of_a_restricting_name_stays(void **state)
+{
+	struct built b;
+	struct dg_decision d;
+	gid_t cur[] = {29, 1001, 2003};
+
+	(void)state;
+	build(&b, HEAD "restricting = ( \"gamers\" );\nrules = (\n"
+		       " { services = \"s\"; drop = ( \"games-abusers\", \"audio\" ); } );\n",
+	      false);
+	assert_int_equal(dg_decide(cur, 3, 1001, &b.policy, &b.policy.rules[0],
+				   NULL, &d), 0);
+	assert_int_equal(d.groups.n, 2);
+	assert_int_equal(d.groups.v[0], 1001);
+	assert_int_equal(d.groups.v[1], 2003);
+	dg_decision_free(&d);
+	unbuild(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -248,6 +330,10 @@ int main(void)
 		cmocka_unit_test(user_names_are_looked_up_only_for_check),
 		cmocka_unit_test(users_star_absent_and_empty),
 		cmocka_unit_test(drop_naming_a_restricting_group_warns),
+		cmocka_unit_test(empty_users_matches_nobody),
+		cmocka_unit_test(services_and_users_match_case_sensitively),
+		cmocka_unit_test(percent_group_matches_the_primary_gid),
+		cmocka_unit_test(alias_of_a_restricting_name_stays),
 	};
 
 	return cmocka_run_group_tests_name("resolve", tests, NULL, NULL);

@@ -7,6 +7,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <string.h>
+
 #include "config.h"
 #include "fake_pamd.h"
 #include "programs.h"
@@ -332,6 +334,30 @@ static void test_star_rule_and_a_stack_without_the_module(void **state)
 	done(&l);
 }
 
+/* no_new_privs on the "*" rule disarms a set-user-ID program whose stack
+ * has no line (su): no way back in there; without it, there is one. */
+static void test_no_new_privs_disarms_a_set_user_id_program(void **state)
+{
+	struct linted l;
+
+	(void)state;
+	LINT(&l, all_closed, {"su", "auth required pam_unix.so\n"});
+	for (size_t i = 0; i < l.diags.n; i++)
+		if (strstr(l.diags.v[i].message, "a way back in")) {
+			show(&l.diags);
+			fail_msg("no_new_privs did not disarm su");
+		}
+	done(&l);
+	LINT(&l,
+	     "version = 1; restricting = ( );\n"
+	     "rules = ( { services = \"*\"; drop = \"*\"; } );\n",
+	     {"su", "auth required pam_unix.so\n"});
+	assert_finding(&l.diags, DG_WARNING, "/etc/pam.d/su", 0,
+		       "a rule matches every service, but this stack has no "
+		       "pam_dropgroups line, so su");
+	done(&l);
+}
+
 static void test_every_program_has_a_line_or_a_way_out(void **state)
 {
 	size_t n;
@@ -365,6 +391,7 @@ int main(void)
 		cmocka_unit_test(test_atd_has_no_line_that_trims),
 		cmocka_unit_test(test_star_rule_and_a_stack_without_the_module),
 		cmocka_unit_test(test_every_program_has_a_line_or_a_way_out),
+		cmocka_unit_test(test_no_new_privs_disarms_a_set_user_id_program),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
