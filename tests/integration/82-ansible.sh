@@ -80,6 +80,7 @@ valid_vars() {
 	    restricting: [{ name: students, optional: true }]
 	    rules:
 	      - { name: local, services: [dgtest, su], drop: [audio, video, plugdev] }
+	      - { name: students, services: [sudo], users: ["%students"], keep: [users], no_new_privs: true }
 	EOF
 }
 
@@ -111,7 +112,7 @@ test_ansible_role_installs_the_policy_and_enables_the_stack() {
 	done
 	capture /usr/sbin/dropgroups check
 	assert_exit 0
-	assert_in out 'valid: 2 rule\(s\), 2 restricting gid\(s\), 2 file\(s\) read$'
+	assert_in out 'valid: 3 rule\(s\), 2 restricting gid\(s\), 2 file\(s\) read$'
 	assert_login_trims
 	capture su alice -c 'id -G'
 	assert_ids "$out" $TRIMMED
