@@ -48,11 +48,14 @@ ansible_sandbox() {
 	} > "/etc/pam.d/$SERVICE"
 }
 
-# vars: the role's variables (YAML on stdin), for the next play.
+# vars: the role's variables (YAML on stdin), for the next play; the
+# module and the CLI are installed from the make install tree, or, with
+# INSTALL=none, are there already (a few seconds less a play).
+INSTALL=files
 vars() {
 	cat > "$T/vars.yml"
 	{
-		echo "dropgroups_install: files"
+		echo "dropgroups_install: $INSTALL"
 		echo "dropgroups_files_root: $T/stage"
 	} >> "$T/vars.yml"
 }
@@ -135,9 +138,11 @@ test_ansible_role_refuses_an_invalid_main_policy() {
 	valid_vars
 	play
 	assert_exit 0
+	INSTALL=none
 	cp -a /etc/security/dropgroups.conf "$T/good.conf"
 	assert_login_trims
 	# a restricting group that does not exist: the guard would be lost
+	valid_vars
 	sed -i 's/^dropgroups_restricting: .*/dropgroups_restricting: [games-abusers, no-such-group]/' "$T/vars.yml"
 	play
 	[ "$rc" -ne 0 ] || fail "the play installed an invalid policy"
@@ -156,6 +161,7 @@ test_ansible_role_checks_each_drop_in_with_the_installed_policy() {
 	valid_vars
 	play
 	assert_exit 0
+	INSTALL=none
 	cp -a /etc/security/dropgroups.d/50-local.conf "$T/good-50.conf"
 	assert_login_trims
 	# A file that is a valid policy on its own (baseline), but not a valid
