@@ -124,6 +124,8 @@ test_ansible_role_installs_the_policy_and_enables_the_stack() {
 	assert_exit 0
 	assert_in out '^localhost +: ok=[0-9]+ +changed=0 +unreachable=0 +failed=0'
 	# and dropgroups_pam_enabled: false takes the lines out again
+	INSTALL=none
+	valid_vars
 	echo 'dropgroups_pam_enabled: false' >> "$T/vars.yml"
 	play
 	assert_exit 0
