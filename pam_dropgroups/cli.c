@@ -124,17 +124,21 @@ struct opts {
 	const char **config;  /* -c, --config FILE */
 	const char **service; /* -s, --service SERVICE (run) */
 	const char **drop_in; /* -d, --drop-in FILE (check) */
+	const char **as;      /* --as NAME (check) */
 	const char **pam_dir; /* --pam-dir DIR (lint, explain) */
 };
 
-/* getopt's value for --pam-dir, which has no short form */
+/* getopt's values for --pam-dir and --as, which have no short form */
 #define OPT_PAM_DIR 'P'
+#define OPT_AS 'A'
 
 /* "-c", or "--pam-dir": how the user wrote option c. */
 static const char *opt_name(int c, char out[sizeof("--pam-dir")])
 {
 	if (c == OPT_PAM_DIR)
 		return strcpy(out, "--pam-dir");
+	if (c == OPT_AS)
+		return strcpy(out, "--as");
 	out[0] = '-';
 	out[1] = (char)c;
 	out[2] = '\0';
@@ -150,6 +154,7 @@ static int parse_opts(int argc, char **argv, const struct opts *o)
 		{"service", required_argument, NULL, 's'},
 		{"drop-in", required_argument, NULL, 'd'},
 		{"pam-dir", required_argument, NULL, OPT_PAM_DIR},
+		{"as", required_argument, NULL, OPT_AS},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -163,6 +168,7 @@ static int parse_opts(int argc, char **argv, const struct opts *o)
 				      : c == 's' ? o->service
 				      : c == 'd' ? o->drop_in
 				      : c == OPT_PAM_DIR ? o->pam_dir
+				      : c == OPT_AS	 ? o->as
 						 : NULL;
 
 		if (c == 'h') {
@@ -191,13 +197,14 @@ static int parse_opts(int argc, char **argv, const struct opts *o)
 
 static int cmd_check(int argc, char **argv)
 {
-	const char *config = DG_DEFAULT_CONFIG, *drop_in = NULL;
+	const char *config = DG_DEFAULT_CONFIG, *drop_in = NULL, *as = NULL;
 	struct dg_diags diags = {0};
 	struct dg_config cfg = {0};
 	struct dg_policy policy = {0};
 	int first = parse_opts(argc, argv,
 			       &(struct opts){.config = &config,
-					      .drop_in = &drop_in});
+					      .drop_in = &drop_in,
+					      .as = &as});
 	int r;
 
 	if (first < 0)
@@ -205,7 +212,16 @@ static int cmd_check(int argc, char **argv)
 	if (first != argc)
 		return usage_error("check: unexpected argument \"%s\"",
 				   argv[first]);
-	r = dg_policy_load(config, drop_in, true, &cfg, &policy, &diags);
+	if (as && !drop_in)
+		return usage_error("check: --as needs --drop-in");
+	/* a name the module would skip: the file installed under it would
+	 * never be read, whatever its content */
+	if (as && (strchr(as, '/') || !dg_is_drop_in_name(as)))
+		return usage_error("check: --as \"%s\": a drop-in is named "
+				   "NAME.conf, without \"/\" or a leading "
+				   "dot",
+				   as);
+	r = dg_policy_load(config, drop_in, as, true, &cfg, &policy, &diags);
 	print_diags(&diags);
 	if (r == 0)
 		printf("%s: valid: %zu rule(s), %zu restricting gid(s), %zu "
@@ -319,7 +335,7 @@ static int cmd_lint(int argc, char **argv)
 		return usage_error("lint: unexpected argument \"%s\"",
 				   argv[first]);
 	/* the stacks are judged against the policy: a broken one first */
-	r = dg_policy_load(config, NULL, false, &cfg, &policy, &diags);
+	r = dg_policy_load(config, NULL, NULL, false, &cfg, &policy, &diags);
 	if (r == 0)
 		r = lint(config, &cfg, pam_dir, &diags, &n_read);
 	dg_diags_unique(&diags);
@@ -657,7 +673,7 @@ static int cmd_sync_kernel(int argc, char **argv)
 	if (first != argc)
 		return usage_error("sync-kernel: unexpected argument \"%s\"",
 				   argv[first]);
-	r = dg_policy_load(config, NULL, false, &cfg, &policy, &diags);
+	r = dg_policy_load(config, NULL, NULL, false, &cfg, &policy, &diags);
 	print_diags(&diags);
 	/* The kernel knows gids only: add every gid the group database calls
 	 * by a restricting name, as the module would keep it by name. */
@@ -680,9 +696,10 @@ static int cmd_sync_kernel(int argc, char **argv)
 /* --- the commands --- */
 
 static const struct verb verbs[] = {
-	{"check", "[-c FILE] [-d DROP-IN]",
+	{"check", "[-c FILE] [-d DROP-IN [--as NAME]]",
 	 "validate the policy as pam_dropgroups would read it (with\n"
-	 "               DROP-IN, a drop-in yet to be installed, as one of it)",
+	 "               DROP-IN, a drop-in yet to be installed, as one of it,\n"
+	 "               in place of the installed NAME)",
 	 cmd_check},
 	{"lint", "[-c FILE] [--pam-dir DIR]",
 	 "check that the PAM stacks carry the policy out, and name\n"

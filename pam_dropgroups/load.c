@@ -242,7 +242,7 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static bool is_drop_in_name(const char *name)
+bool dg_is_drop_in_name(const char *name)
 {
 	size_t n = strlen(name);
 
@@ -272,7 +272,7 @@ static int list_drop_ins(int dirfd, const char *display,
 		return -EINVAL;
 	}
 	for (errno = 0; (de = readdir(d)); errno = 0) {
-		if (!is_drop_in_name(de->d_name))
+		if (!dg_is_drop_in_name(de->d_name))
 			continue;
 		if (dg_strings_add(names, de->d_name) < 0) {
 			closedir(d);
@@ -421,7 +421,8 @@ static int load_extra_drop_in(struct dg_config *cfg, const char *path,
 }
 
 int dg_config_load(const char *path, const char *extra_drop_in,
-		   struct dg_config *out, struct dg_diags *diags)
+		   const char *extra_name, struct dg_config *out,
+		   struct dg_diags *diags)
 {
 	_cleanup_free_ char *dir = NULL, *inc = NULL, *inc_display = NULL;
 	_cleanup_close_ int dirfd = -1;
@@ -441,8 +442,11 @@ int dg_config_load(const char *path, const char *extra_drop_in,
 	if (!(inc = include_dir_name(out, base)) ||
 	    !(inc_display = join_display(dir, inc)))
 		return -ENOMEM;
-	/* a candidate stands in for the installed drop-in of its name */
-	if (extra_drop_in)
+	/* a candidate stands in for the installed drop-in of its name, or
+	 * of the name it is to be installed as (Ansible's copy is "source") */
+	if (extra_name)
+		skip = extra_name;
+	else if (extra_drop_in)
 		skip = strrchr(extra_drop_in, '/') ? strrchr(extra_drop_in, '/') + 1
 						   : extra_drop_in;
 	r = load_drop_ins(out, dirfd, dir, inc, inc_display, path, skip, diags);
@@ -497,13 +501,14 @@ out:
 }
 
 int dg_policy_load(const char *path, const char *extra_drop_in,
-		   bool check_users, struct dg_config *config,
-		   struct dg_policy *policy, struct dg_diags *diags)
+		   const char *extra_name, bool check_users,
+		   struct dg_config *config, struct dg_policy *policy,
+		   struct dg_diags *diags)
 {
 	int r;
 
 	*policy = (struct dg_policy){0};
-	r = dg_config_load(path, extra_drop_in, config, diags);
+	r = dg_config_load(path, extra_drop_in, extra_name, config, diags);
 	if (r < 0)
 		return r;
 	if (dg_diags_failed(diags))

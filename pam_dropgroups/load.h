@@ -19,12 +19,17 @@
 
 /* Load the main file at `path` and its drop-ins into *out; and, when
  * extra_drop_in is not NULL, that file as one more drop-in, last, in place
- * of an installed drop-in of the same name (to check a candidate before
- * it is installed).  Returns 0 (and the caller must look at diags before
+ * of the installed drop-in named extra_name (NULL: the file's own name),
+ * to check a candidate before it is installed.  Returns 0 (and the caller must look at diags before
  * using *out) or -ENOMEM.  *out is always initialised and must be freed
  * with dg_config_free(). */
+/* Whether the module reads a file of this name in the include directory:
+ * it ends in ".conf" and does not start with a dot. */
+bool dg_is_drop_in_name(const char *name);
+
 int dg_config_load(const char *path, const char *extra_drop_in,
-		   struct dg_config *out, struct dg_diags *diags);
+		   const char *extra_name, struct dg_config *out,
+		   struct dg_diags *diags);
 
 /* Look every name of cfg up through NSS once, and build *policy from the
  * answers (resolve.c).  0 (look at diags) or -ENOMEM. */
@@ -36,7 +41,8 @@ int dg_policy_resolve(const struct dg_config *cfg, bool check_users,
  * written and never looks them up).  0, -EINVAL (errors are in diags) or
  * -ENOMEM.  config and policy are always initialised. */
 int dg_policy_load(const char *path, const char *extra_drop_in,
-		   bool check_users, struct dg_config *config,
-		   struct dg_policy *policy, struct dg_diags *diags);
+		   const char *extra_name, bool check_users,
+		   struct dg_config *config, struct dg_policy *policy,
+		   struct dg_diags *diags);
 
 #endif

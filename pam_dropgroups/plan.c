@@ -27,7 +27,7 @@ int dg_plan_prepare(const char *path, const char *service,
 	int r;
 
 	*plan = (struct dg_plan){0};
-	r = dg_policy_load(path, NULL, false, &plan->config, &plan->policy,
+	r = dg_policy_load(path, NULL, NULL, false, &plan->config, &plan->policy,
 			   diags);
 	if (r < 0)
 		return r;

@@ -393,7 +393,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 
 	snprintf(path, sizeof(path), "%s/dropgroups.conf", fz_root);
-	r = dg_policy_load(path, NULL, false, &cfg, &pol, &diags);
+	r = dg_policy_load(path, NULL, NULL, false, &cfg, &pol, &diags);
 	fz_check_diags(&diags);
 	fz_check_config(&cfg);
 	if (r != 0 && r != -EINVAL)

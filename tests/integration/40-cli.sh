@@ -89,6 +89,33 @@ test_check_a_drop_in_before_it_is_installed() {
 	assert_in err 'the file is writable by group or others'
 }
 
+# Ansible's validate: runs on a copy it names "source": --as says which
+# installed drop-in the candidate stands in for.  The baseline: without
+# --as, the installed 50-local.conf, now broken, is read as well, and a
+# good replacement for it could never pass.
+test_check_a_drop_in_as_the_name_it_will_have() {
+	example_policy
+	mkdir -m 0755 /etc/security/dropgroups.d
+	echo 'version = 1; bogus = 1;' | policy /etc/security/dropgroups.d/50-local.conf
+	mkdir -m 0700 "$T/tmp"
+	printf 'version = 1;\nrestricting = ( "students" );\n' | policy "$T/tmp/source"
+	cli check --drop-in "$T/tmp/source"
+	assert_exit 1
+	assert_in err '^/etc/security/dropgroups.d/50-local.conf:1: unknown key "bogus"$'
+	cli check --drop-in "$T/tmp/source" --as 50-local.conf
+	assert_exit 0
+	assert_in out "^$POLICY: valid: 2 rule\(s\), 2 restricting gid\(s\), 2 file\(s\) read$"
+	# a name the module would never read is refused, as is --as alone
+	for name in 50-local .50-local.conf dir/50-local.conf; do
+		cli check --drop-in "$T/tmp/source" --as "$name"
+		assert_exit 2
+		assert_in err "^dropgroups: check: --as \"$name\": a drop-in is named NAME.conf"
+	done
+	cli check --as 50-local.conf
+	assert_exit 2
+	assert_in err '^dropgroups: check: --as needs --drop-in$'
+}
+
 test_check_applies_the_module_file_checks() {
 	example_policy
 	chmod 0666 "$POLICY"

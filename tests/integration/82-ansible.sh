@@ -1,0 +1,231 @@
+# contrib/ansible: the dropgroups role, run by ansible-playbook -c local
+# against the sandbox (its /etc/pam.d and /etc/security are throwaway
+# copies; /usr is an overlay on tmpfs, /var/lib/pam a copy).  The module,
+# the CLI and the pam-auth-update profile come from `make install
+# DESTDIR=`, the role's "files" way.  Every policy file is checked by
+# `dropgroups check` before it replaces the old one: an invalid one is not
+# installed, and logins go on as before.
+
+ansible_sandbox() {
+	skip_under_sanitizers "make install builds its own objects"
+	local d
+	# where the role installs the module, the CLI and the profile
+	mkdir -p "$T/ov/usr/up" "$T/ov/usr/work"
+	mount -t overlay overlay \
+		-o "lowerdir=/usr,upperdir=$T/ov/usr/up,workdir=$T/ov/usr/work" /usr
+	# pam-auth-update's record of the profiles it has seen
+	mkdir "$T/var-lib-pam"
+	[ -d /var/lib/pam ] && cp -a /var/lib/pam/. "$T/var-lib-pam/"
+	mkdir -p /var/lib/pam
+	mount --bind "$T/var-lib-pam" /var/lib/pam
+	# as debian/rules installs them (pkg-config may say /lib, not /usr/lib)
+	make -s -C "$TOP" install DESTDIR="$T/stage" PREFIX=/usr \
+		SECUREDIR="/usr/lib/$(gcc -print-multiarch)/security" > "$T/install.log" 2>&1 ||
+		{ cat "$T/install.log"; fail "make install failed"; }
+	[ ! -e /usr/sbin/dropgroups ] || fail "dropgroups is already installed in /usr/sbin"
+	# Ansible's own files (~/.ansible, temporary copies) stay in $T too
+	for d in home tmp; do mkdir -m 0700 "$T/$d"; done
+	export HOME=$T/home TMPDIR=$T/tmp
+	export ANSIBLE_CONFIG=$T/ansible.cfg
+	printf '[defaults]\n' > "$ANSIBLE_CONFIG"
+	export ANSIBLE_ROLES_PATH=$TOP/contrib/ansible/roles
+	export ANSIBLE_LOCAL_TEMP=$T/home/.ansible/tmp ANSIBLE_REMOTE_TEMP=$T/home/.ansible/tmp
+	export ANSIBLE_PYTHON_INTERPRETER=/usr/bin/python3 ANSIBLE_NOCOLOR=1
+	export ANSIBLE_RETRY_FILES_ENABLED=0 ANSIBLE_LOCALHOST_WARNING=0 ANSIBLE_PIPELINING=1
+	# (the facts once per test: each play costs seconds on a busy machine)
+	export ANSIBLE_GATHERING=smart ANSIBLE_CACHE_PLUGIN=jsonfile
+	export ANSIBLE_CACHE_PLUGIN_CONNECTION=$T/facts
+	cat > "$T/play.yml" <<-'EOF'
+	- hosts: localhost
+	  gather_subset: [min]
+	  roles: [dropgroups]
+	EOF
+	# The login path: the common session stack pam-auth-update writes,
+	# then a record of the groups.
+	{
+		echo "@include common-session"
+		echo "session optional pam_exec.so quiet $TOP/tests/pam-exec/record-groups.sh $T/groups"
+	} > "/etc/pam.d/$SERVICE"
+}
+
+# vars: the role's variables (YAML on stdin), for the next play; the
+# module and the CLI are installed from the make install tree, or, with
+# INSTALL=none, are there already (a few seconds less a play).
+INSTALL=files
+vars() {
+	cat > "$T/vars.yml"
+	{
+		echo "dropgroups_install: $INSTALL"
+		echo "dropgroups_files_root: $T/stage"
+	} >> "$T/vars.yml"
+}
+
+# play: run the role with those variables (sets $rc; the play's output
+# is in $T/out).
+play() {
+	capture ansible-playbook -i localhost, -c local "$T/play.yml" -e "@$T/vars.yml"
+	# what dropgroups check said, from a failed task's JSON, whole
+	sed -n 's/.*"stderr": "\(\([^"\\]\|\\.\)*\)".*/\1/p' "$T/out" |
+		sed 's/\\n/\n/g; s/\\"/"/g' > "$T/play.err"
+	sed 's/^/  play stderr: /' "$T/play.err"
+}
+
+# A valid policy: the main file keeps games-abusers and trims sshd; the
+# drop-in trims the test service (so that a login shows the drop-in at
+# work).
+valid_vars() {
+	vars <<-'EOF'
+	dropgroups_restricting: [games-abusers]
+	dropgroups_rules:
+	  - { name: ssh, services: [sshd], drop: [audio] }
+	dropgroups_drop_ins:
+	  - name: 50-local.conf
+	    restricting: [{ name: students, optional: true }]
+	    rules:
+	      - { name: local, services: [dgtest, su], drop: [audio, video, plugdev] }
+	      - { name: students, services: [sudo], users: ["%students"], keep: [users], no_new_privs: true }
+	EOF
+}
+
+# A login through the common stack trims as the valid policy says.
+assert_login_trims() {
+	run_pam alice open_session close_session
+	assert_rc 0
+	assert_groups $TRIMMED
+}
+
+test_ansible_role_installs_the_policy_and_enables_the_stack() {
+	ansible_sandbox
+	# baseline: nothing installed, the stacks lack the module
+	! grep -l pam_dropgroups /etc/pam.d/common-* || fail "the stacks have the module already"
+	run_pam alice open_session close_session
+	assert_rc 0
+	assert_untouched
+	valid_vars
+	play
+	assert_exit 0
+	for f in /usr/sbin/dropgroups "$(pkg-config --variable=libdir pam)/security/pam_dropgroups.so" \
+		/usr/share/pam-configs/dropgroups /etc/security/dropgroups.conf \
+		/etc/security/dropgroups.d/50-local.conf; do
+		stat -c '  installed: %n %a %U:%G' "$f"
+		[ "$(stat -c %u "$f")" = 0 ] || fail "$f is not root's"
+	done
+	for f in common-auth common-account common-session common-session-noninteractive; do
+		grep -H pam_dropgroups "/etc/pam.d/$f" || fail "$f lacks the module"
+	done
+	capture /usr/sbin/dropgroups check
+	assert_exit 0
+	assert_in out 'valid: 3 rule\(s\), 2 restricting gid\(s\), 2 file\(s\) read$'
+	assert_login_trims
+	capture su alice -c 'id -G'
+	assert_ids "$out" $TRIMMED
+	# a second run changes nothing
+	play
+	assert_exit 0
+	assert_in out '^localhost +: ok=[0-9]+ +changed=0 +unreachable=0 +failed=0'
+	# and dropgroups_pam_enabled: false takes the lines out again
+	INSTALL=none
+	valid_vars
+	echo 'dropgroups_pam_enabled: false' >> "$T/vars.yml"
+	play
+	assert_exit 0
+	! grep -l pam_dropgroups /etc/pam.d/common-* || fail "the stacks still have the module"
+	run_pam alice open_session close_session
+	assert_rc 0
+	assert_untouched
+}
+
+test_ansible_role_refuses_an_invalid_main_policy() {
+	ansible_sandbox
+	valid_vars
+	play
+	assert_exit 0
+	INSTALL=none
+	cp -a /etc/security/dropgroups.conf "$T/good.conf"
+	assert_login_trims
+	ls -A /etc/security /etc/security/dropgroups.d > "$T/ls.before"
+	# a restricting group that does not exist: the guard would be lost
+	valid_vars
+	sed -i 's/^dropgroups_restricting: .*/dropgroups_restricting: [games-abusers, no-such-group]/' "$T/vars.yml"
+	play
+	[ "$rc" -ne 0 ] || fail "the play installed an invalid policy"
+	assert_in out '"msg": "failed to validate"'
+	assert_in play.err '/source:[0-9]+: restricting group "no-such-group" does not exist'
+	cmp /etc/security/dropgroups.conf "$T/good.conf" ||
+		fail "the installed policy changed"
+	echo "  the installed policy is byte-identical to the good one"
+	ls -A /etc/security /etc/security/dropgroups.d > "$T/ls.after"
+	diff "$T/ls.before" "$T/ls.after" || fail "the play left a file in /etc/security"
+	assert_login_trims
+}
+
+test_ansible_role_checks_each_drop_in_with_the_installed_policy() {
+	ansible_sandbox
+	valid_vars
+	play
+	assert_exit 0
+	INSTALL=none
+	cp -a /etc/security/dropgroups.d/50-local.conf "$T/good-50.conf"
+	assert_login_trims
+	# A file that is a valid policy on its own (baseline), but not a valid
+	# drop-in of the installed one: include_dir is the main file's alone.
+	printf 'version = 1;\ninclude_dir = "/etc/security/other.d";\nrestricting = ( );\nrules = ( { name = "all"; services = "*"; drop = "*"; } );\n' |
+		policy "$T/alone.conf"
+	capture /usr/sbin/dropgroups check -c "$T/alone.conf"
+	assert_exit 0
+	vars <<-EOF
+	dropgroups_restricting: [games-abusers]
+	dropgroups_rules:
+	  - { name: ssh, services: [sshd], drop: [audio] }
+	dropgroups_drop_ins:
+	  - name: 50-local.conf
+	    content: |
+	$(sed 's/^/      /' "$T/alone.conf")
+	EOF
+	play
+	[ "$rc" -ne 0 ] || fail "the play installed an invalid drop-in"
+	assert_in out '"msg": "failed to validate"'
+	assert_in play.err '/source:2: include_dir is allowed only in the main file$'
+	cmp /etc/security/dropgroups.d/50-local.conf "$T/good-50.conf" ||
+		fail "the installed drop-in changed"
+	echo "  the installed drop-in is byte-identical to the good one"
+	assert_login_trims
+	# a new drop-in that does not parse is not installed at all
+	vars <<-'EOF'
+	dropgroups_restricting: [games-abusers]
+	dropgroups_rules:
+	  - { name: ssh, services: [sshd], drop: [audio] }
+	dropgroups_drop_ins:
+	  - name: 60-new.conf
+	    content: "version = 1; rules = ( { name = \"x\"; services = \"*\"; drop = \"audio\"; } ;"
+	EOF
+	play
+	[ "$rc" -ne 0 ] || fail "the play installed an invalid drop-in"
+	assert_in play.err '/source:[0-9]+: syntax error'
+	[ ! -e /etc/security/dropgroups.d/60-new.conf ] || fail "60-new.conf was installed"
+	ls -A /etc/security/dropgroups.d
+	[ "$(ls -A /etc/security/dropgroups.d)" = 50-local.conf ] ||
+		fail "the drop-in directory has more than 50-local.conf"
+	assert_login_trims
+
+	# A broken installed drop-in is repaired by a valid one: the candidate
+	# stands in for the file it replaces (check --as).  Checked next to
+	# it, as Ansible's copy named "source" would be without --as, it
+	# could not be.
+	echo 'version = 1; bogus = 1;' | policy /etc/security/dropgroups.d/50-local.conf
+	# baseline: the session is refused, the groups are left alone
+	run_pam alice open_session close_session
+	[ "$rc" -ne 0 ] || fail "a session opened with a broken drop-in"
+	assert_untouched
+	mkdir -m 0700 "$T/cand"
+	cp -a "$T/good-50.conf" "$T/cand/source"
+	capture /usr/sbin/dropgroups check --drop-in "$T/cand/source"
+	assert_exit 1
+	assert_in err '50-local.conf:1: unknown key "bogus"'
+	valid_vars
+	play
+	assert_exit 0
+	cmp /etc/security/dropgroups.d/50-local.conf "$T/good-50.conf" ||
+		fail "the drop-in was not repaired"
+	assert_login_trims
+}
