@@ -44,7 +44,11 @@ CLI_CORE     := pamstack pamread programs ways
 # own objects (-fPIE) in $(B)/pie.
 CORE_OBJS    := $(CORE:%=$(B)/%.o)
 CLI_OBJS     := $(CLI_CORE:%=$(B)/%.o)
-PIE_OBJS     := $(CORE:%=$(B)/pie/%.o) $(CLI_CORE:%=$(B)/pie/%.o) $(B)/pie/cli.o
+# audit (dropgroups audit) is the CLI's alone too, and only it links
+# libacl and pthreads: the module never does.
+AUDIT        := audit sudoers
+PIE_OBJS     := $(CORE:%=$(B)/pie/%.o) $(CLI_CORE:%=$(B)/pie/%.o) \
+		$(AUDIT:%=$(B)/pie/%.o) $(B)/pie/cli.o
 UNIT_TESTS   := test_policy test_config test_resolve test_idmap test_property \
 		test_pamstack test_ways
 TEST_HELPERS  = $(B)/logsink $(B)/libnss_dgfault.so.2 $(B)/allocfail \
@@ -71,7 +75,7 @@ $(B)/pam_dropgroups.so: $(CORE_OBJS) $(B)/pam_dropgroups.o $(SRC)/module.map
 		$(ALL_LDFLAGS) $(PKG_LIBS)
 
 $(B)/dropgroups: $(PIE_OBJS)
-	$(CC) -pie -o $@ $^ $(ALL_LDFLAGS) $(PKG_LIBS)
+	$(CC) -pie -pthread -o $@ $^ $(ALL_LDFLAGS) $(PKG_LIBS) -lacl
 
 $(B)/test_%: tests/unit/test_%.c $(CORE_OBJS) $(CLI_OBJS) | $(B)
 	$(CC) $(ALL_CFLAGS) -Wno-write-strings -Wno-discarded-qualifiers \
