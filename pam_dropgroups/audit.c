@@ -887,9 +887,9 @@ static int report(bool json, const char *dropin)
 					if (!r->counts[k] || dg_ev_defeated(k) != !pass)
 						continue;
 					if (!any && pass)
-						printf(";%s informational, not defeated by dropping"
+						printf("%s informational, not defeated by dropping"
 						       " (judged from NSS membership):",
-						       r->defeated ? "" : "");
+						       r->defeated ? ";" : "");
 					printf("%s %s %zu", any ? "," : "", kind_names[k],
 					       r->counts[k]);
 					any = true;
@@ -988,7 +988,7 @@ int dg_audit_main(int argc, char **argv)
 		case 'e':
 			if (dropin) {
 				warnx("--emit-dropin may be given only once");
-				audit_usage(stderr);
+				fprintf(stderr, "Try 'dropgroups --help'.\n");
 				return EXIT_ERROR;
 			}
 			dropin = optarg;
@@ -1000,7 +1000,7 @@ int dg_audit_main(int argc, char **argv)
 			audit_usage(stdout);
 			return EXIT_NONE;
 		default:
-			audit_usage(stderr);
+			fprintf(stderr, "Try 'dropgroups --help'.\n");
 			return EXIT_ERROR;
 		}
 	}
