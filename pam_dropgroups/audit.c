@@ -22,6 +22,7 @@
 #include <limits.h>
 #include <linux/magic.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -235,6 +236,11 @@ static int push(struct walk *w, struct dnode *c)
 
 struct worker {
 	struct walk *w;
+	/* a thread with a working directory of its own (unshare CLONE_FS),
+	 * moved to each directory it reads: the xattr and ACL look-ups then
+	 * take one name, not a path (cwd_fd: the directory it is in) */
+	bool own_cwd;
+	int cwd_fd;
 	struct ev_vec ev;
 	char *buf;
 	size_t bufsize;
@@ -362,13 +368,18 @@ static int judge(struct worker *k, struct dnode *n, const char *name,
 	_cleanup_free_ char *xpath = NULL;
 	int r;
 
-	if (w->proc_fd) {
+	if (k->own_cwd && k->cwd_fd == n->fd) {
+		if (!(xpath = strdup(name)))
+			return -ENOMEM;
+	} else if (w->proc_fd) {
 		if (asprintf(&xpath, "/proc/self/fd/%d/%s", n->fd, name) < 0)
 			return -ENOMEM;
 	} else if (!(xpath = node_path(n, name))) {
 		return -ENOMEM;
 	}
-	r = check_acl(k, xpath, n, name, st->st_gid, ACL_TYPE_ACCESS);
+	/* An access ACL's other entry is the mode's other bits: with none,
+	 * no entry can grant less, so no ACL to read (most private files). */
+	r = o ? check_acl(k, xpath, n, name, st->st_gid, ACL_TYPE_ACCESS) : 0;
 	if (r < 0)
 		return r;
 	/* with an ACL, the group bits are its mask, judged above; without,
@@ -424,6 +435,9 @@ static void read_dir(struct worker *k, struct dnode *n)
 		return;
 	}
 	at_slash = self.st_dev == w->slash_dev && self.st_ino == w->slash_ino;
+	k->cwd_fd = -1;
+	if (k->own_cwd && fchdir(n->fd) == 0)
+		k->cwd_fd = n->fd;
 	for (;;) {
 		long got = syscall(SYS_getdents64, n->fd, k->buf, k->bufsize);
 
@@ -551,6 +565,8 @@ static void *worker_main(void *arg)
 	struct worker *k = arg;
 	struct walk *w = k->w;
 
+	k->cwd_fd = -1;
+
 	for (;;) {
 		struct dnode *c;
 
@@ -573,6 +589,15 @@ static void *worker_main(void *arg)
 			pthread_cond_broadcast(&w->cond);
 		pthread_mutex_unlock(&w->lock);
 	}
+}
+
+/* A thread of the pool: its own working directory if it can have one. */
+static void *thread_main(void *arg)
+{
+	struct worker *k = arg;
+
+	k->own_cwd = unshare(CLONE_FS) == 0;
+	return worker_main(k);
 }
 
 static unsigned n_threads(void)
@@ -655,12 +680,15 @@ static int walk_path(struct walk *w, const char *path, struct worker *workers,
 		return -ENOMEM;
 	unsigned started = 0;
 	for (unsigned i = 0; i < nthreads; i++) {
-		if (pthread_create(&tids[i], NULL, worker_main, &workers[i]) != 0)
+		workers[i].own_cwd = true;
+		if (pthread_create(&tids[i], NULL, thread_main, &workers[i]) != 0)
 			break;
 		started++;
 	}
-	if (started == 0)
+	if (started == 0) {
+		workers[0].own_cwd = false;
 		worker_main(&workers[0]);
+	}
 	for (unsigned i = 0; i < started; i++)
 		pthread_join(tids[i], NULL);
 	free(tids);
