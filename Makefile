@@ -209,6 +209,17 @@ bench-directory: all $(B)/logsink $(B)/nssprobe
 		unshare --mount --net --pid --fork --mount-proc -- \
 		bash tests/sandbox.sh tests/bench/directory.sh bench_directory
 
+# dropgroups audit against find -printf '%m %G' on a tree of 1,000,000
+# files in the sandbox's tmpfs, side by side in one run
+# (tests/bench/audit.sh; as root): medians of BENCH_AUDIT_RUNS interleaved
+# rounds.
+BENCH_FILES  ?= 1000000
+BENCH_AUDIT_RUNS ?= 5
+bench-audit: all $(B)/logsink
+	BENCH_RUNS=$(BENCH_AUDIT_RUNS) BENCH_FILES=$(BENCH_FILES) \
+		unshare --mount --net --pid --fork --mount-proc -- \
+		bash tests/sandbox.sh tests/bench/audit.sh bench_audit
+
 # Tests that can fail: each planted bug of tests/mutate/mutations, one at
 # a time in a scratch copy (build/mutate), against the tests it names
 # (root).  MUTATE_SET=ci: the subset CI runs.  mutate-apply: only check
@@ -231,4 +242,4 @@ clean:
 	rm -rf $(B) build-asan
 
 .PHONY: all deps unit helpers check check-asan check-unit demo install clean \
-	bench-directory mutate mutate-apply
+	bench-directory bench-audit mutate mutate-apply
