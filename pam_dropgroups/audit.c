@@ -365,16 +365,19 @@ static int judge(struct worker *k, struct dnode *n, const char *name,
 {
 	unsigned m = st->st_mode & 07777, g = (m >> 3) & 7, o = m & 7;
 	struct walk *w = k->w;
-	_cleanup_free_ char *xpath = NULL;
+	_cleanup_free_ char *built = NULL;
+	const char *xpath = name;
 	int r;
 
-	if (k->own_cwd && k->cwd_fd == n->fd) {
-		if (!(xpath = strdup(name)))
+	if (!o && !S_ISDIR(st->st_mode))
+		xpath = NULL; /* no ACL to read: see below */
+	else if (k->own_cwd && k->cwd_fd == n->fd)
+		xpath = name; /* relative to this thread's directory */
+	else if (w->proc_fd) {
+		if (asprintf(&built, "/proc/self/fd/%d/%s", n->fd, name) < 0)
 			return -ENOMEM;
-	} else if (w->proc_fd) {
-		if (asprintf(&xpath, "/proc/self/fd/%d/%s", n->fd, name) < 0)
-			return -ENOMEM;
-	} else if (!(xpath = node_path(n, name))) {
+		xpath = built;
+	} else if (!(xpath = built = node_path(n, name))) {
 		return -ENOMEM;
 	}
 	/* An access ACL's other entry is the mode's other bits: with none,
