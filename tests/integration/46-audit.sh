@@ -269,3 +269,27 @@ test_audit_exit_status_and_usage() {
 	audit "$T/link"
 	assert_exit 2
 }
+
+# The machine's own /, read-only in the sandbox (its throwaway /etc
+# copies and tmpfs mounts included, /proc, /sys and /dev skipped), with
+# its real sudoers: whatever a stock Debian 12 holds (nothing, README),
+# the audit must finish without an error and write nothing.  The
+# baseline is a 705 file of our own on a tmpfs in the way: --xdev from /
+# skips it, and the same run without --xdev finds it.
+test_audit_real_root_read_only() {
+	mount -o bind,remount,ro /
+	# (the sandbox removes its directory in /tmp at exit)
+	at_exit 'mount -o bind,remount,rw /'
+	touch /dg-audit-probe 2>/dev/null && fail "/ is writable in the sandbox"
+	capture timeout 200 "$DG" audit --xdev /
+	[ "$rc" -eq 0 ] || [ "$rc" -eq 1 ] || fail "audit of / exited $rc"
+	[ ! -s "$T/err" ] || fail "warnings or errors on /"
+	sed 's/^/  stock: /' "$T/out"
+	touch "$T/ours705"
+	chgrp students "$T/ours705"
+	chmod 0705 "$T/ours705"
+	grep -q "$T/ours705" "$T/out" && fail "--xdev went into the test's tmpfs"
+	capture timeout 60 "$DG" audit "$T"
+	assert_exit 1
+	assert_in out "^students gid 3000: mode 1; e.g. $T/ours705$"
+}
