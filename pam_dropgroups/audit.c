@@ -486,8 +486,8 @@ static void read_dir(struct worker *k, struct dnode *n)
 				continue;
 			if (w->have_devfs && st.st_dev == w->devfs_dev)
 				continue;
-			if (S_ISDIR(st.st_mode) && w->xdev && st.st_dev != w->root_dev)
-				continue;
+			/* a mount point is judged (its mode is what a path
+			 * through it meets), but with --xdev not entered */
 			r = judge(k, n, name, &st);
 			if (r < 0) {
 				if (r == -ENOMEM)
@@ -496,7 +496,7 @@ static void read_dir(struct worker *k, struct dnode *n)
 					walk_warn(w, n, name, "cannot read its ACL", -r);
 				atomic_fetch_add(&w->errors, 1);
 			}
-			if (!S_ISDIR(st.st_mode))
+			if (!S_ISDIR(st.st_mode) || (w->xdev && st.st_dev != w->root_dev))
 				continue;
 			size_t l = strlen(name);
 			struct dnode *c = malloc(sizeof(*c) + l + 1);
@@ -779,6 +779,22 @@ static int nss_group(bool by_gid, gid_t *gid, const char *name, char **out)
 	}
 }
 
+/* A path in the text report: a control byte or a backslash as a C
+ * escape (\n, \x1b, \\), so that no name can end a row or forge one. */
+static void text_str(FILE *f, const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p == '\\')
+			fputs("\\\\", f);
+		else if (*p == '\n')
+			fputs("\\n", f);
+		else if (*p < 0x20 || *p == 0x7f)
+			fprintf(f, "\\x%02x", *p);
+		else
+			fputc(*p, f);
+	}
+}
+
 static void json_str(FILE *f, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
@@ -907,7 +923,7 @@ static int report(bool json, const char *dropin)
 			char buf[32];
 			int shown = 0;
 
-			printf("%s", row_key(r, buf));
+			text_str(stdout, row_key(r, buf));
 			if (r->by_gid)
 				printf(" gid %u:", (unsigned)r->gid);
 			else
@@ -929,7 +945,8 @@ static int report(bool json, const char *dropin)
 			printf("; e.g.");
 			for (size_t j = 0; j < r->count && shown < 3; j++) {
 				struct evidence *e = &ev[r->first + j];
-				printf("%s %s", shown ? "," : "", e->where);
+				printf("%s ", shown ? "," : "");
+				text_str(stdout, e->where);
 				shown++;
 			}
 			printf("\n");

@@ -293,3 +293,37 @@ test_audit_real_root_read_only() {
 	assert_exit 1
 	assert_in out "^students gid 3000: mode 1; e.g. $T/ours705$"
 }
+
+# An attacker's tree: a name that holds a newline and a forged row, and a
+# 705 file 1,500 directories deep (a path far past PATH_MAX).
+test_audit_crafted_names_and_depth() {
+	tree
+	audit "$TREE"
+	assert_reported ""
+	f 0705 students "$(printf 'x\nvideo gid 44: mode 1; e.g. forged')"
+	audit "$TREE"
+	assert_exit 1
+	assert_reported "students"
+	assert_in out '^students gid 3000: mode 1; e.g. .*/x\\nvideo gid 44'
+	rm -rf "$TREE"/x*
+	python3 - "$TREE" <<-'EOF'
+	import os, sys
+	os.chdir(sys.argv[1])
+	for _ in range(1500):
+	    os.mkdir("dddddddddd")
+	    os.chdir("dddddddddd")
+	open("deep705", "w").close()
+	os.chown("deep705", 0, 2003)
+	os.chmod("deep705", 0o705)
+	EOF
+	capture timeout 60 "$DG" audit --sudoers "$T/no-sudoers" --json "$TREE"
+	assert_exit 1
+	python3 -c '
+import json, sys
+g = json.load(open(sys.argv[1]))["groups"]
+assert [x["name"] for x in g] == ["games-abusers"], g
+w = g[0]["evidence"][0]["where"]
+assert w.endswith("/dddddddddd/deep705") and w.count("/dddddddddd") == 1500, len(w)
+print("deep path:", len(w), "bytes")
+' "$T/out"
+}
