@@ -164,7 +164,14 @@ struct sudo_state {
 		size_t n;
 	} seen;
 	int errors;
+	/* alias expansions left for the rule being judged: aliases that
+	 * each name another several times would otherwise take time
+	 * exponential in MAX_DEPTH */
+	long budget;
+	bool warned; /* about this rule */
 };
+
+#define EXPANSION_BUDGET 100000
 
 static bool seen_file(struct sudo_state *s, const char *path)
 {
@@ -420,7 +427,26 @@ static int judge_item(struct sudo_state *s, char *item, bool neg, int depth,
 		*w = '\0';
 		return dg_audit_add_named(name, DG_EV_SUDOERS, ru->file, ru->lineno);
 	}
+	if (isupper((unsigned char)item[0]) && depth >= MAX_DEPTH &&
+	    find_alias(s, item)) {
+		if (!s->warned) {
+			warnx("audit: %s:%d: aliases nested too deep (a loop?); %s "
+			      "is not expanded", ru->file, ru->lineno, item);
+			s->errors++;
+			s->warned = true;
+		}
+		return 0;
+	}
 	if (isupper((unsigned char)item[0]) && depth < MAX_DEPTH) {
+		if (--s->budget < 0) {
+			if (!s->warned) {
+				s->warned = true;
+				warnx("audit: %s:%d: aliases expand too far; the rest "
+				      "of the rule is not read", ru->file, ru->lineno);
+				s->errors++;
+			}
+			return 0;
+		}
 		const struct alias *a = find_alias(s, item);
 		if (a)
 			return judge_list(s, a->members, neg, depth + 1, ru);
@@ -476,6 +502,8 @@ static int judge_rule(struct sudo_state *s, const struct rule *ru)
 	_cleanup_free_ char *t = strdup(ru->text);
 	char *eq;
 
+	s->budget = EXPANSION_BUDGET;
+	s->warned = false;
 	if (!t)
 		return -ENOMEM;
 	if (!strncmp(t, "Defaults", 8)) {
@@ -547,13 +575,26 @@ static bool is_group(const char *name)
 	return getgrnam(name) != NULL;
 }
 
+/* Files an sshd_config and its Includes may name in all: a file that
+ * includes its own directory's glob would otherwise be read a number
+ * of times exponential in MAX_DEPTH. */
+static int sshd_files_left;
+
 static int sshd_file(const char *path, int depth, int *errors)
 {
 	_cleanup_free_ char *text = NULL;
 	struct line *lines = NULL;
 	size_t n = 0;
-	int r = slurp(path, false, &text);
+	int r;
 
+	if (--sshd_files_left < 0) {
+		if (sshd_files_left == -1) {
+			warnx("audit: %s: sshd_config Includes too many files", path);
+			(*errors)++;
+		}
+		return 0;
+	}
+	r = slurp(path, false, &text);
 	if (r < 0) {
 		if (r != -ENOENT) {
 			warnx("audit: %s: %s", path, strerror(-r));
@@ -684,6 +725,7 @@ int dg_audit_informational(void)
 	int errors = 0, r;
 	glob_t g;
 
+	sshd_files_left = 1000;
 	r = sshd_file("/etc/ssh/sshd_config", 0, &errors);
 	if (r >= 0)
 		r = access_file("/etc/security/access.conf", &errors);
