@@ -168,7 +168,8 @@ struct sudo_state {
 	 * each name another several times would otherwise take time
 	 * exponential in MAX_DEPTH */
 	long budget;
-	bool warned; /* about this rule */
+	bool warned;  /* about this rule */
+	bool lenient; /* the default files: EACCES is a warning */
 };
 
 #define EXPANSION_BUDGET 100000
@@ -218,10 +219,14 @@ static int read_includedir(struct sudo_state *s, const char *dir, int depth,
 	int n = scandir(dir, &names, NULL, alphasort);
 
 	if (n < 0) {
-		if (errno == ENOENT && !must_exist)
+		int e = errno;
+		if (e == ENOENT && !must_exist)
 			return 0;
-		warn("audit: %s", dir);
-		s->errors++;
+		warnx("audit: %s: %s", dir, strerror(e));
+		/* the default files, unreadable to a user who is not root:
+		 * a warning, like an unreadable directory of the tree */
+		if (!(e == EACCES && s->lenient))
+			s->errors++;
 		return 0;
 	}
 	for (int i = 0; i < n; i++) {
@@ -320,7 +325,8 @@ static int read_sudoers(struct sudo_state *s, const char *path, int depth,
 		if (r == -ENOENT && !must_exist)
 			return 0;
 		warnx("audit: %s: %s", path, strerror(-r));
-		s->errors++;
+		if (!(r == -EACCES && s->lenient))
+			s->errors++;
 		return 0;
 	}
 	if ((r = split_lines(text, true, &lines, &n)) < 0)
@@ -543,7 +549,7 @@ static int judge_rule(struct sudo_state *s, const struct rule *ru)
 
 int dg_audit_sudoers(const char *const *paths, size_t n, bool explicit)
 {
-	struct sudo_state s = {0};
+	struct sudo_state s = {.lenient = !explicit};
 	int r = 0;
 
 	for (size_t i = 0; i < n && r >= 0; i++)

@@ -174,6 +174,15 @@ test_audit_unreadable_directory_is_a_warning() {
 	assert_exit 1
 	assert_reported "games-abusers"
 	assert_in err "$TREE/locked: cannot open directory \(skipped\): Permission denied"
+	# the default sudoers, root's only: a warning too, not exit 2
+	capture setpriv --reuid=65534 --regid=65534 --clear-groups "$DG" audit "$TREE"
+	assert_exit 1
+	assert_in err "/etc/sudoers: Permission denied"
+	# but a --sudoers file that cannot be read is an error
+	chmod 0600 "$T/no-sudoers"
+	capture setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$DG" audit --sudoers "$T/no-sudoers" "$TREE"
+	assert_exit 2
 }
 
 test_audit_json_is_complete() {
