@@ -135,7 +135,7 @@ struct walk {
 	struct dnode **stack;
 	size_t n, cap;
 	size_t busy; /* items queued or being read */
-	bool oom;
+	atomic_bool oom;
 	/* settings */
 	bool xdev;
 	dev_t root_dev;
@@ -958,9 +958,19 @@ static int report(bool json, const char *dropin)
 	}
 
 	if (dropin) {
-		FILE *f = fopen(dropin, "we");
+		/* never through a symbolic link someone left at FILE */
+		int fd = open(dropin, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW |
+					      O_CLOEXEC | O_NOCTTY, 0644);
+		FILE *f = fd < 0 ? NULL : fdopen(fd, "w");
 		if (!f) {
 			warn("audit: %s", dropin);
+			if (fd >= 0)
+				close(fd);
+			return -EIO;
+		}
+		if (fchmod(fd, 0644) < 0) {
+			warn("audit: %s", dropin);
+			fclose(f);
 			return -EIO;
 		}
 		fprintf(f, "# Written by dropgroups audit: the groups this system uses\n"
@@ -983,10 +993,6 @@ static int report(bool json, const char *dropin)
 		}
 		fprintf(f, "%s);\n", last == nrows ? " " : "\n");
 		if (fclose(f) != 0) {
-			warn("audit: %s", dropin);
-			return -EIO;
-		}
-		if (chmod(dropin, 0644) < 0) {
 			warn("audit: %s", dropin);
 			return -EIO;
 		}

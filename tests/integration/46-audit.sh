@@ -277,6 +277,14 @@ test_audit_exit_status_and_usage() {
 	ln -s "$TREE" "$T/link"
 	audit "$T/link"
 	assert_exit 2
+	# the drop-in is never written through a symbolic link
+	audit --emit-dropin "$T/d.conf" "$TREE"
+	assert_exit 0
+	[ -f "$T/d.conf" ] || fail "baseline: no drop-in written"
+	ln -s "$T/elsewhere" "$T/dropin-link"
+	audit --emit-dropin "$T/dropin-link" "$TREE"
+	assert_exit 2
+	[ ! -e "$T/elsewhere" ] || fail "the drop-in was written through a link"
 }
 
 # The machine's own /, read-only in the sandbox (its throwaway /etc
