@@ -39,7 +39,10 @@
  * -errno. */
 static int slurp(const char *path, bool nofollow, char **text)
 {
+	/* O_NONBLOCK: a FIFO where a file should be must not block the
+	 * open (it is refused below); on a regular file it changes nothing */
 	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY |
+						    O_NONBLOCK |
 						    (nofollow ? O_NOFOLLOW : 0));
 	struct stat st;
 	size_t len;

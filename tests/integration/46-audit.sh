@@ -277,6 +277,12 @@ test_audit_exit_status_and_usage() {
 	ln -s "$TREE" "$T/link"
 	audit "$T/link"
 	assert_exit 2
+	# a FIFO where sudoers includes a file: refused, never waited on
+	mkfifo "$T/fifo"
+	echo "@include $T/fifo" > "$T/sudoers-fifo"
+	capture timeout 20 "$DG" audit --sudoers "$T/sudoers-fifo" "$TREE"
+	assert_exit 2
+	assert_in err "$T/fifo: Invalid argument"
 	# the drop-in is never written through a symbolic link
 	audit --emit-dropin "$T/d.conf" "$TREE"
 	assert_exit 0
