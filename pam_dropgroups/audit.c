@@ -653,9 +653,11 @@ static int walk_path(struct walk *w, const char *path, struct worker *workers,
 	fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	if (fstatfs(fd, &sfs) == 0 && pseudo_fs((long)sfs.f_type)) {
+	if ((fstatfs(fd, &sfs) == 0 && pseudo_fs((long)sfs.f_type)) ||
+	    (w->have_devfs && st.st_dev == w->devfs_dev)) {
 		close(fd);
-		warnx("audit: %s: a pseudo file system, not audited", path);
+		warnx("audit: %s: a pseudo file system or /dev's, not audited",
+		      path);
 		return 0;
 	}
 	root = malloc(sizeof(*root) + l + 1);
