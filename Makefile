@@ -44,7 +44,11 @@ CLI_CORE     := pamstack pamread programs ways
 # own objects (-fPIE) in $(B)/pie.
 CORE_OBJS    := $(CORE:%=$(B)/%.o)
 CLI_OBJS     := $(CLI_CORE:%=$(B)/%.o)
-PIE_OBJS     := $(CORE:%=$(B)/pie/%.o) $(CLI_CORE:%=$(B)/pie/%.o) $(B)/pie/cli.o
+# audit (dropgroups audit) is the CLI's alone too, and only it links
+# libacl and pthreads: the module never does.
+AUDIT        := audit sudoers
+PIE_OBJS     := $(CORE:%=$(B)/pie/%.o) $(CLI_CORE:%=$(B)/pie/%.o) \
+		$(AUDIT:%=$(B)/pie/%.o) $(B)/pie/cli.o
 UNIT_TESTS   := test_policy test_config test_resolve test_idmap test_property \
 		test_pamstack test_ways
 TEST_HELPERS  = $(B)/logsink $(B)/libnss_dgfault.so.2 $(B)/allocfail \
@@ -71,7 +75,7 @@ $(B)/pam_dropgroups.so: $(CORE_OBJS) $(B)/pam_dropgroups.o $(SRC)/module.map
 		$(ALL_LDFLAGS) $(PKG_LIBS)
 
 $(B)/dropgroups: $(PIE_OBJS)
-	$(CC) -pie -o $@ $^ $(ALL_LDFLAGS) $(PKG_LIBS)
+	$(CC) -pie -pthread -o $@ $^ $(ALL_LDFLAGS) $(PKG_LIBS) -lacl
 
 $(B)/test_%: tests/unit/test_%.c $(CORE_OBJS) $(CLI_OBJS) | $(B)
 	$(CC) $(ALL_CFLAGS) -Wno-write-strings -Wno-discarded-qualifiers \
@@ -205,6 +209,17 @@ bench-directory: all $(B)/logsink $(B)/nssprobe
 		unshare --mount --net --pid --fork --mount-proc -- \
 		bash tests/sandbox.sh tests/bench/directory.sh bench_directory
 
+# dropgroups audit against find -printf '%m %G' on a tree of 1,000,000
+# files in the sandbox's tmpfs, side by side in one run
+# (tests/bench/audit.sh; as root): medians of BENCH_AUDIT_RUNS interleaved
+# rounds.
+BENCH_FILES  ?= 1000000
+BENCH_AUDIT_RUNS ?= 5
+bench-audit: all $(B)/logsink
+	BENCH_RUNS=$(BENCH_AUDIT_RUNS) BENCH_FILES=$(BENCH_FILES) \
+		unshare --mount --net --pid --fork --mount-proc -- \
+		bash tests/sandbox.sh tests/bench/audit.sh bench_audit
+
 # Tests that can fail: each planted bug of tests/mutate/mutations, one at
 # a time in a scratch copy (build/mutate), against the tests it names
 # (root).  MUTATE_SET=ci: the subset CI runs.  mutate-apply: only check
@@ -227,4 +242,4 @@ clean:
 	rm -rf $(B) build-asan
 
 .PHONY: all deps unit helpers check check-asan check-unit demo install clean \
-	bench-directory mutate mutate-apply
+	bench-directory bench-audit mutate mutate-apply

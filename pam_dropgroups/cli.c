@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "apply.h"
+#include "audit.h"
 #include "kernel.h"
 #include "nss.h"
 #include "pamread.h"
@@ -723,6 +724,10 @@ static const struct verb verbs[] = {
 	 "write the policy's restricting gids to\n"
 	 "               kernel.setgroups_sticky_gids",
 	 cmd_sync_kernel},
+	{"audit", "[--sudoers PATH]... [--xdev] [--emit-dropin FILE] [--json] [PATH...]",
+	 "name the groups this system uses to take access away\n"
+	 "               (modes, ACLs, sudoers), which restricting should list",
+	 dg_audit_main},
 };
 
 static const struct verb *verbs_table(size_t *n)

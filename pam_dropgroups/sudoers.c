@@ -1,0 +1,754 @@
+/* dropgroups audit: the negative uses of groups in configuration files.
+ *
+ * sudoers(5): a user, runas or host list that excludes %group with "!",
+ * directly or through a User_Alias, Runas_Alias or Host_Alias that
+ * expands to one.  sudo judges %group against the process's own groups
+ * by default (group_source = adaptive), so dropping the group defeats
+ * the exclusion.
+ *
+ * Informational, judged from NSS membership, so not defeated by
+ * dropping: sshd_config(5) DenyGroups (and what it Includes),
+ * access.conf(5) "-:" lines (and access.d), pam_succeed_if(8)
+ * "user notingroup" in /etc/pam.d.
+ *
+ * This is not a full sudoers parser: it reads what it needs to find the
+ * excluded groups (aliases, includes, line continuations, comments) and
+ * nothing else. */
+#include <ctype.h>
+#include <dirent.h>
+#include <err.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <glob.h>
+#include <grp.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "audit.h"
+#include "util.h"
+
+#define MAX_FILE (16u << 20)
+#define MAX_DEPTH 32
+
+/* Read a whole file (not following a symlink when nofollow): 0, or
+ * -errno. */
+static int slurp(const char *path, bool nofollow, char **text)
+{
+	/* O_NONBLOCK: a FIFO where a file should be must not block the
+	 * open (it is refused below); on a regular file it changes nothing */
+	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY |
+						    O_NONBLOCK |
+						    (nofollow ? O_NOFOLLOW : 0));
+	struct stat st;
+	size_t len;
+
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	if (!S_ISREG(st.st_mode))
+		return -EINVAL;
+	return dg_read_whole(fd, (size_t)st.st_size, MAX_FILE, text, &len);
+}
+
+/* --- logical lines --- */
+
+struct line {
+	char *text; /* owned, comments and continuations removed */
+	int lineno;
+};
+
+/* Split text into lines, joining "\\\n" continuations; hash: strip
+ * comments starting at a '#' not followed by a digit (sudoers' #uid),
+ * except a leading "#include". */
+static int split_lines(char *text, bool sudoers, struct line **out,
+		       size_t *nout)
+{
+	struct {
+		struct line *v;
+		size_t n, cap;
+	} lines = {0};
+	int lineno = 1;
+
+	for (char *p = text; *p;) {
+		int start = lineno;
+		struct {
+			char *v;
+			size_t n, cap;
+		} buf = {0};
+
+		for (; *p && *p != '\n'; p++) {
+			if (*p == '\\' && p[1] == '\n') {
+				p++;
+				lineno++;
+				continue;
+			}
+			if (DG_APPEND(&buf, *p) < 0)
+				goto oom;
+		}
+		if (*p == '\n') {
+			p++;
+			lineno++;
+		}
+		if (DG_APPEND(&buf, '\0') < 0)
+			goto oom;
+		/* comments */
+		char *s = buf.v;
+		while (isspace((unsigned char)*s))
+			s++;
+		bool directive = sudoers && (!strncmp(s, "#include", 8));
+		for (char *q = s + (directive ? 1 : 0); *q; q++) {
+			if (*q == '\\' && q[1]) {
+				q++;
+				continue;
+			}
+			if (*q == '#' &&
+			    !(sudoers && isdigit((unsigned char)q[1]))) {
+				*q = '\0';
+				break;
+			}
+		}
+		struct line l = {.text = buf.v, .lineno = start};
+		if (DG_APPEND(&lines, l) < 0)
+			goto oom;
+		continue;
+	oom:
+		free(buf.v);
+		for (size_t i = 0; i < lines.n; i++)
+			free(lines.v[i].text);
+		free(lines.v);
+		return -ENOMEM;
+	}
+	*out = lines.v;
+	*nout = lines.n;
+	return 0;
+}
+
+static void free_lines(struct line *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i].text);
+	free(v);
+}
+
+/* --- sudoers --- */
+
+enum alias_type { A_USER, A_RUNAS, A_HOST, A_CMND };
+
+struct alias {
+	enum alias_type type;
+	char *name;
+	char *members; /* the text after '=' */
+};
+
+struct rule {
+	char *file;
+	int lineno;
+	char *text;
+};
+
+struct sudo_state {
+	struct {
+		struct alias *v;
+		size_t n, cap;
+	} aliases;
+	struct {
+		struct rule *v;
+		size_t n, cap;
+	} rules;
+	struct {
+		dev_t *dev;
+		ino_t *ino;
+		size_t n;
+	} seen;
+	int errors;
+	/* alias expansions left for the rule being judged: aliases that
+	 * each name another several times would otherwise take time
+	 * exponential in MAX_DEPTH */
+	long budget;
+	bool warned;  /* about this rule */
+	bool lenient; /* the default files: EACCES is a warning */
+};
+
+#define EXPANSION_BUDGET 100000
+
+static bool seen_file(struct sudo_state *s, const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) < 0)
+		return false;
+	for (size_t i = 0; i < s->seen.n; i++)
+		if (s->seen.dev[i] == st.st_dev && s->seen.ino[i] == st.st_ino)
+			return true;
+	dev_t *d = realloc(s->seen.dev, (s->seen.n + 1) * sizeof(*d));
+	if (!d)
+		return false;
+	s->seen.dev = d;
+	ino_t *i = realloc(s->seen.ino, (s->seen.n + 1) * sizeof(*i));
+	if (!i)
+		return false;
+	s->seen.ino = i;
+	s->seen.dev[s->seen.n] = st.st_dev;
+	s->seen.ino[s->seen.n] = st.st_ino;
+	s->seen.n++;
+	return false;
+}
+
+static char *trim(char *s)
+{
+	while (isspace((unsigned char)*s))
+		s++;
+	char *e = s + strlen(s);
+	while (e > s && isspace((unsigned char)e[-1]))
+		*--e = '\0';
+	return s;
+}
+
+static int read_sudoers(struct sudo_state *s, const char *path, int depth,
+			bool must_exist);
+
+/* sudo reads the files of an include directory in lexical order, but
+ * not those whose name ends in ~ or holds a '.'. */
+static int read_includedir(struct sudo_state *s, const char *dir, int depth,
+			   bool must_exist)
+{
+	struct dirent **names = NULL;
+	int n = scandir(dir, &names, NULL, alphasort);
+
+	if (n < 0) {
+		int e = errno;
+		if (e == ENOENT && !must_exist)
+			return 0;
+		warnx("audit: %s: %s", dir, strerror(e));
+		/* the default files, unreadable to a user who is not root:
+		 * a warning, like an unreadable directory of the tree */
+		if (!(e == EACCES && s->lenient))
+			s->errors++;
+		return 0;
+	}
+	for (int i = 0; i < n; i++) {
+		const char *nm = names[i]->d_name;
+		size_t l = strlen(nm);
+		if (nm[0] != '.' && !strchr(nm, '.') && l && nm[l - 1] != '~') {
+			char *p;
+			if (asprintf(&p, "%s/%s", dir, nm) < 0)
+				return -ENOMEM;
+			struct stat st;
+			if (lstat(p, &st) == 0 && S_ISREG(st.st_mode))
+				(void)read_sudoers(s, p, depth + 1, true);
+			free(p);
+		}
+		free(names[i]);
+	}
+	free(names);
+	return 0;
+}
+
+/* The path of an include: unquoted, relative to the including file's
+ * directory. */
+static char *include_path(const char *from, char *arg)
+{
+	char *p = trim(arg), *out;
+	size_t l = strlen(p);
+
+	if (l >= 2 && p[0] == '"' && p[l - 1] == '"') {
+		p[l - 1] = '\0';
+		p++;
+	}
+	if (p[0] == '/')
+		return strdup(p);
+	const char *slash = strrchr(from, '/');
+	if (!slash)
+		return strdup(p);
+	if (asprintf(&out, "%.*s/%s", (int)(slash - from), from, p) < 0)
+		return NULL;
+	return out;
+}
+
+static int add_aliases(struct sudo_state *s, enum alias_type type, char *defs)
+{
+	/* NAME = members : NAME2 = members */
+	for (char *d = defs; d && *d;) {
+		char *colon = NULL;
+		for (char *q = d; *q; q++) {
+			if (*q == '\\' && q[1]) {
+				q++;
+				continue;
+			}
+			if (*q == ':') {
+				colon = q;
+				break;
+			}
+		}
+		if (colon)
+			*colon = '\0';
+		char *eq = strchr(d, '=');
+		if (eq) {
+			*eq = '\0';
+			struct alias a = {.type = type};
+			if (!(a.name = strdup(trim(d))) ||
+			    !(a.members = strdup(trim(eq + 1))) ||
+			    DG_APPEND(&s->aliases, a) < 0) {
+				free(a.name);
+				free(a.members);
+				return -ENOMEM;
+			}
+		}
+		d = colon ? colon + 1 : NULL;
+	}
+	return 0;
+}
+
+static int read_sudoers(struct sudo_state *s, const char *path, int depth,
+			bool must_exist)
+{
+	_cleanup_free_ char *text = NULL;
+	struct line *lines = NULL;
+	size_t n = 0;
+	struct stat st;
+	int r;
+
+	if (depth > MAX_DEPTH) {
+		warnx("audit: %s: includes nested too deep", path);
+		s->errors++;
+		return 0;
+	}
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+		return read_includedir(s, path, depth, must_exist);
+	if (seen_file(s, path))
+		return 0;
+	r = slurp(path, depth > 0, &text);
+	if (r < 0) {
+		if (r == -ENOENT && !must_exist)
+			return 0;
+		warnx("audit: %s: %s", path, strerror(-r));
+		if (!(r == -EACCES && s->lenient))
+			s->errors++;
+		return 0;
+	}
+	if ((r = split_lines(text, true, &lines, &n)) < 0)
+		return r;
+	for (size_t i = 0; i < n; i++) {
+		char *l = trim(lines[i].text);
+		static const struct {
+			const char *kw;
+			enum alias_type t;
+		} kinds[] = {
+			{"User_Alias", A_USER}, {"Runas_Alias", A_RUNAS},
+			{"Host_Alias", A_HOST}, {"Cmnd_Alias", A_CMND},
+			{"Cmd_Alias", A_CMND},
+		};
+		bool done = false;
+
+		if (!*l)
+			continue;
+		if (!strncmp(l, "@includedir", 11) || !strncmp(l, "#includedir", 11)) {
+			_cleanup_free_ char *p = include_path(path, l + 11);
+			if (!p)
+				goto oom;
+			read_includedir(s, p, depth, true);
+			continue;
+		}
+		if (!strncmp(l, "@include", 8) || !strncmp(l, "#include", 8)) {
+			_cleanup_free_ char *p = include_path(path, l + 8);
+			if (!p)
+				goto oom;
+			read_sudoers(s, p, depth + 1, true);
+			continue;
+		}
+		for (size_t k = 0; k < sizeof(kinds) / sizeof(*kinds); k++) {
+			size_t kl = strlen(kinds[k].kw);
+			if (!strncmp(l, kinds[k].kw, kl) &&
+			    isspace((unsigned char)l[kl])) {
+				if (add_aliases(s, kinds[k].t, l + kl) < 0)
+					goto oom;
+				done = true;
+				break;
+			}
+		}
+		if (done)
+			continue;
+		struct rule ru = {.lineno = lines[i].lineno};
+		if (!(ru.file = strdup(path)) || !(ru.text = strdup(l)) ||
+		    DG_APPEND(&s->rules, ru) < 0) {
+			free(ru.file);
+			free(ru.text);
+			goto oom;
+		}
+	}
+	free_lines(lines, n);
+	return 0;
+oom:
+	free_lines(lines, n);
+	return -ENOMEM;
+}
+
+static const struct alias *find_alias(const struct sudo_state *s,
+				      const char *name)
+{
+	for (size_t i = 0; i < s->aliases.n; i++) {
+		const struct alias *a = &s->aliases.v[i];
+		if (a->type == A_CMND)
+			continue;
+		if (!strcmp(a->name, name))
+			return a;
+	}
+	return NULL;
+}
+
+static int judge_list(struct sudo_state *s, const char *list, bool neg,
+		      int depth, const struct rule *ru);
+
+/* One item of a list: leading '!'s flip the sense; %group excluded is
+ * the evidence; an alias is expanded. */
+static int judge_item(struct sudo_state *s, char *item, bool neg, int depth,
+		      const struct rule *ru)
+{
+	item = trim(item);
+	while (*item == '!') {
+		neg = !neg;
+		item = trim(item + 1);
+	}
+	size_t l = strlen(item);
+	if (l >= 2 && item[0] == '"' && item[l - 1] == '"') {
+		item[l - 1] = '\0';
+		item++;
+	}
+	if (item[0] == '%' && item[1] != ':') {
+		if (!neg)
+			return 0;
+		/* unescape \x */
+		_cleanup_free_ char *name = strdup(item + 1);
+		if (!name)
+			return -ENOMEM;
+		char *w = name;
+		for (const char *q = item + 1; *q; q++) {
+			if (*q == '\\' && q[1])
+				q++;
+			*w++ = *q;
+		}
+		*w = '\0';
+		return dg_audit_add_named(name, DG_EV_SUDOERS, ru->file, ru->lineno);
+	}
+	if (isupper((unsigned char)item[0]) && depth >= MAX_DEPTH &&
+	    find_alias(s, item)) {
+		if (!s->warned) {
+			warnx("audit: %s:%d: aliases nested too deep (a loop?); %s "
+			      "is not expanded", ru->file, ru->lineno, item);
+			s->errors++;
+			s->warned = true;
+		}
+		return 0;
+	}
+	if (isupper((unsigned char)item[0]) && depth < MAX_DEPTH) {
+		if (--s->budget < 0) {
+			if (!s->warned) {
+				s->warned = true;
+				warnx("audit: %s:%d: aliases expand too far; the rest "
+				      "of the rule is not read", ru->file, ru->lineno);
+				s->errors++;
+			}
+			return 0;
+		}
+		const struct alias *a = find_alias(s, item);
+		if (a)
+			return judge_list(s, a->members, neg, depth + 1, ru);
+	}
+	return 0;
+}
+
+/* A list of items separated by commas (and, on a rule's left side,
+ * white space between the user and host lists). */
+static int judge_list(struct sudo_state *s, const char *list, bool neg,
+		      int depth, const struct rule *ru)
+{
+	_cleanup_free_ char *copy = strdup(list);
+	char *start, *q;
+
+	if (!copy)
+		return -ENOMEM;
+	/* "! x" is one item: glue a lone '!' to what follows */
+	for (start = q = copy;; q++) {
+		if (*q == '\\' && q[1]) {
+			q++;
+			continue;
+		}
+		bool sep = *q == ',' || *q == '\0';
+		if (!sep && isspace((unsigned char)*q)) {
+			/* white space separates items unless it follows '!' or
+			 * ',' or precedes ',' */
+			char *a = q;
+			while (isspace((unsigned char)*a))
+				a++;
+			char *b = q;
+			while (b > start && isspace((unsigned char)b[-1]))
+				b--;
+			if (*a != ',' && *a != '\0' && b > start && b[-1] != '!')
+				sep = true;
+		}
+		if (sep) {
+			char end = *q;
+			*q = '\0';
+			int r = judge_item(s, start, neg, depth, ru);
+			if (r < 0)
+				return r;
+			if (end == '\0')
+				break;
+			start = q + 1;
+		}
+	}
+	return 0;
+}
+
+static int judge_rule(struct sudo_state *s, const struct rule *ru)
+{
+	_cleanup_free_ char *t = strdup(ru->text);
+	char *eq;
+
+	s->budget = EXPANSION_BUDGET;
+	s->warned = false;
+	if (!t)
+		return -ENOMEM;
+	if (!strncmp(t, "Defaults", 8)) {
+		/* Defaults:users, Defaults>runas, Defaults@hosts */
+		char c = t[8];
+		if (c == ':' || c == '>' || c == '@') {
+			char *list = t + 9, *e = list;
+			while (*e && !isspace((unsigned char)*e))
+				e++;
+			*e = '\0';
+			return judge_list(s, list, false, 0, ru);
+		}
+		return 0;
+	}
+	eq = strchr(t, '=');
+	if (!eq)
+		return 0;
+	*eq = '\0';
+	int r = judge_list(s, t, false, 0, ru);
+	if (r < 0)
+		return r;
+	/* every (runas users : runas groups) on the right */
+	for (char *p = eq + 1; (p = strchr(p, '('));) {
+		char *close = strchr(p, ')');
+		if (!close)
+			break;
+		*close = '\0';
+		char *colon = strchr(p + 1, ':');
+		if (colon)
+			*colon = '\0';
+		if ((r = judge_list(s, p + 1, false, 0, ru)) < 0)
+			return r;
+		p = close + 1;
+	}
+	return 0;
+}
+
+int dg_audit_sudoers(const char *const *paths, size_t n, bool explicit)
+{
+	struct sudo_state s = {.lenient = !explicit};
+	int r = 0;
+
+	for (size_t i = 0; i < n && r >= 0; i++)
+		r = read_sudoers(&s, paths[i], 0, explicit);
+	for (size_t i = 0; i < s.rules.n && r >= 0; i++)
+		r = judge_rule(&s, &s.rules.v[i]);
+	for (size_t i = 0; i < s.aliases.n; i++) {
+		free(s.aliases.v[i].name);
+		free(s.aliases.v[i].members);
+	}
+	free(s.aliases.v);
+	for (size_t i = 0; i < s.rules.n; i++) {
+		free(s.rules.v[i].file);
+		free(s.rules.v[i].text);
+	}
+	free(s.rules.v);
+	free(s.seen.dev);
+	free(s.seen.ino);
+	if (r < 0)
+		errx(3, "out of memory");
+	return s.errors;
+}
+
+/* --- informational --- */
+
+/* Is name a group (and, for pam_access's bare names, not a user)? */
+static bool is_group(const char *name)
+{
+	return getgrnam(name) != NULL;
+}
+
+/* Files an sshd_config and its Includes may name in all: a file that
+ * includes its own directory's glob would otherwise be read a number
+ * of times exponential in MAX_DEPTH. */
+static int sshd_files_left;
+
+static int sshd_file(const char *path, int depth, int *errors)
+{
+	_cleanup_free_ char *text = NULL;
+	struct line *lines = NULL;
+	size_t n = 0;
+	int r;
+
+	if (--sshd_files_left < 0) {
+		if (sshd_files_left == -1) {
+			warnx("audit: %s: sshd_config Includes too many files", path);
+			(*errors)++;
+		}
+		return 0;
+	}
+	r = slurp(path, false, &text);
+	if (r < 0) {
+		if (r != -ENOENT) {
+			warnx("audit: %s: %s", path, strerror(-r));
+			(*errors)++;
+		}
+		return 0;
+	}
+	if ((r = split_lines(text, false, &lines, &n)) < 0)
+		return r;
+	for (size_t i = 0; i < n && r >= 0; i++) {
+		char *save = NULL, *kw = strtok_r(lines[i].text, " \t=", &save);
+		if (!kw)
+			continue;
+		if (!strcasecmp(kw, "Include") && depth < MAX_DEPTH) {
+			for (char *a; (a = strtok_r(NULL, " \t", &save));) {
+				_cleanup_free_ char *pat = NULL;
+				glob_t g;
+				if (a[0] == '/')
+					pat = strdup(a);
+				else if (asprintf(&pat, "/etc/ssh/%s", a) < 0)
+					pat = NULL;
+				if (!pat) {
+					r = -ENOMEM;
+					break;
+				}
+				if (glob(pat, 0, NULL, &g) == 0) {
+					for (size_t k = 0; k < g.gl_pathc && r >= 0; k++)
+						r = sshd_file(g.gl_pathv[k], depth + 1, errors);
+					globfree(&g);
+				}
+			}
+		} else if (!strcasecmp(kw, "DenyGroups")) {
+			for (char *a; r >= 0 && (a = strtok_r(NULL, " \t", &save));)
+				r = dg_audit_add_named(a, DG_EV_SSHD, path,
+						       lines[i].lineno);
+		}
+	}
+	free_lines(lines, n);
+	return r;
+}
+
+static int access_file(const char *path, int *errors)
+{
+	_cleanup_free_ char *text = NULL;
+	struct line *lines = NULL;
+	size_t n = 0;
+	int r = slurp(path, false, &text);
+
+	if (r < 0) {
+		if (r != -ENOENT) {
+			warnx("audit: %s: %s", path, strerror(-r));
+			(*errors)++;
+		}
+		return 0;
+	}
+	if ((r = split_lines(text, false, &lines, &n)) < 0)
+		return r;
+	for (size_t i = 0; i < n && r >= 0; i++) {
+		char *l = trim(lines[i].text), *save = NULL;
+		if (l[0] != '-')
+			continue;
+		l = trim(l + 1);
+		if (*l != ':')
+			continue;
+		char *users = l + 1, *colon = strchr(users, ':');
+		if (!colon)
+			continue;
+		*colon = '\0';
+		for (char *tok = strtok_r(users, " \t,", &save); tok && r >= 0;
+		     tok = strtok_r(NULL, " \t,", &save)) {
+			size_t tl = strlen(tok);
+			if (!strcmp(tok, "EXCEPT"))
+				break;
+			if (tok[0] == '(' && tl > 2 && tok[tl - 1] == ')') {
+				tok[tl - 1] = '\0';
+				r = dg_audit_add_named(tok + 1, DG_EV_PAM_ACCESS, path,
+						       lines[i].lineno);
+			} else if (tok[0] == '@' && tok[1] && !strchr(tok + 1, '@') &&
+				   is_group(tok + 1)) {
+				r = dg_audit_add_named(tok + 1, DG_EV_PAM_ACCESS, path,
+						       lines[i].lineno);
+			} else if (strcmp(tok, "ALL") && strcmp(tok, "LOCAL") &&
+				   tok[0] != '@' && !getpwnam(tok) && is_group(tok)) {
+				r = dg_audit_add_named(tok, DG_EV_PAM_ACCESS, path,
+						       lines[i].lineno);
+			}
+		}
+	}
+	free_lines(lines, n);
+	return r;
+}
+
+static int pamd_file(const char *path, int *errors)
+{
+	_cleanup_free_ char *text = NULL;
+	struct line *lines = NULL;
+	size_t n = 0;
+	int r = slurp(path, true, &text);
+
+	if (r < 0)
+		return 0; /* a link or not a file: the stack reader's business */
+	if ((r = split_lines(text, false, &lines, &n)) < 0)
+		return r;
+	for (size_t i = 0; i < n && r >= 0; i++) {
+		if (!strstr(lines[i].text, "pam_succeed_if"))
+			continue;
+		char *save = NULL, *prev2 = NULL, *prev = NULL;
+		for (char *tok = strtok_r(lines[i].text, " \t", &save); tok && r >= 0;
+		     tok = strtok_r(NULL, " \t", &save)) {
+			if (prev2 && prev && !strcmp(prev2, "user") &&
+			    !strcmp(prev, "notingroup")) {
+				char *s2 = NULL;
+				for (char *g = strtok_r(tok, ":", &s2); g && r >= 0;
+				     g = strtok_r(NULL, ":", &s2))
+					r = dg_audit_add_named(g, DG_EV_SUCCEED_IF, path,
+							       lines[i].lineno);
+			}
+			prev2 = prev;
+			prev = tok;
+		}
+	}
+	free_lines(lines, n);
+	return r;
+}
+
+int dg_audit_informational(void)
+{
+	int errors = 0, r;
+	glob_t g;
+
+	sshd_files_left = 1000;
+	r = sshd_file("/etc/ssh/sshd_config", 0, &errors);
+	if (r >= 0)
+		r = access_file("/etc/security/access.conf", &errors);
+	if (r >= 0 && glob("/etc/security/access.d/*.conf", 0, NULL, &g) == 0) {
+		for (size_t i = 0; i < g.gl_pathc && r >= 0; i++)
+			r = access_file(g.gl_pathv[i], &errors);
+		globfree(&g);
+	}
+	if (r >= 0 && glob("/etc/pam.d/*", 0, NULL, &g) == 0) {
+		for (size_t i = 0; i < g.gl_pathc && r >= 0; i++)
+			r = pamd_file(g.gl_pathv[i], &errors);
+		globfree(&g);
+	}
+	if (r < 0)
+		errx(3, "out of memory");
+	return errors;
+}

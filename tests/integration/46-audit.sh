@@ -1,0 +1,352 @@
+# dropgroups audit (issue 14): the groups a system uses to take access
+# away, found on crafted trees in the test's own tmpfs.  Each test first
+# shows the baseline (without the evidence, the group is not reported),
+# so that it can fail.
+
+# audit ARG...: dropgroups audit with an empty sudoers unless --sudoers.
+audit() {
+	[ -e "$T/no-sudoers" ] || : > "$T/no-sudoers"
+	case " $* " in
+	*" --sudoers "*) capture "$DG" audit "$@" ;;
+	*) capture "$DG" audit --sudoers "$T/no-sudoers" "$@" ;;
+	esac
+}
+
+# The groups the report names (first word of each row), on one line.
+reported() {
+	awk '{ print $1 }' "$T/out" | xargs
+}
+
+assert_reported() {
+	[ "$(reported)" = "$*" ] || fail "reported: want [$*], got [$(reported)]"
+}
+
+tree() {
+	mkdir -m 0755 "$T/tree"
+	TREE=$T/tree
+}
+
+# f MODE GROUP PATH: a file with that mode and group
+f() {
+	mkdir -p "$(dirname "$TREE/$3")"
+	touch "$TREE/$3"
+	chgrp "$2" "$TREE/$3"
+	chmod "$1" "$TREE/$3"
+}
+
+test_audit_mode_evidence_and_decoys() {
+	tree
+	# decoys: group-writable, a group that only grants, bits equal
+	f 0664 audio gw-file
+	f 0570 video only-grants
+	f 0755 plugdev equal
+	mkdir -m 0775 "$TREE/gw-dir"
+	chgrp users "$TREE/gw-dir"
+	f 0705 games-abusers sub/locked-out
+	chmod 0700 "$TREE/sub/locked-out" # baseline: not yet negative
+	audit "$TREE"
+	assert_exit 0
+	assert_reported ""
+	# the article's chmod 705, on a file and on a directory
+	chmod 0705 "$TREE/sub/locked-out"
+	mkdir -m 0705 "$TREE/sub/dir705"
+	chgrp students "$TREE/sub/dir705"
+	f 0604 alice sub/dir705/read-only-for-others
+	audit "$TREE"
+	assert_exit 1
+	assert_reported "alice games-abusers students"
+	assert_in out "^games-abusers gid 2003: mode 1; e.g. $TREE/sub/locked-out$"
+	assert_in out "^students gid 3000: mode 1; e.g. $TREE/sub/dir705$"
+}
+
+test_audit_acl_evidence_and_decoys() {
+	tree
+	f 0755 root named
+	f 0755 root masked
+	f 0755 root granting
+	mkdir -m 0755 "$TREE/defaults"
+	audit "$TREE"
+	assert_exit 0
+	assert_reported ""
+	setfacl -m g:plugdev:--- "$TREE/named"
+	# rwx for video, but the mask leaves r--, less than other's r-x
+	setfacl -m g:video:rwx,m::r-- "$TREE/masked"
+	# decoys: an entry that grants at least other, a default entry too
+	setfacl -m g:users:r-x "$TREE/granting"
+	setfacl -d -m g:users:rwx "$TREE/defaults"
+	setfacl -d -m g:audio:--- "$TREE/defaults"
+	getfacl -R "$TREE" 2>/dev/null | sed 's/^/  /'
+	audit "$TREE"
+	assert_exit 1
+	# (masked: r-- is also what the owning group root gets after it)
+	assert_reported "audio plugdev root video"
+	assert_in out "^audio gid 29: acl 1; e.g. $TREE/defaults \(default ACL\)$"
+	assert_in out "^plugdev gid 46: acl 1; e.g. $TREE/named$"
+	assert_in out "^video gid 44: acl 1; e.g. $TREE/masked$"
+	# an owning-group entry of an ACL that grants less than other
+	rm "$TREE/masked"
+	setfacl -m g::--x "$TREE/named"
+	chgrp students "$TREE/named"
+	audit "$TREE"
+	assert_reported "audio plugdev students"
+}
+
+test_audit_sudoers_aliases_and_include_dirs() {
+	tree
+	mkdir -m 0755 "$T/sudoers.d" "$T/more"
+	cat > "$T/sudoers" <<-EOF
+	Defaults env_reset
+	# a comment: ALL, !%audio ALL=(ALL) ALL
+	%video ALL=(ALL) ALL
+	@includedir $T/sudoers.d
+	#include $T/more/extra
+	EOF
+	cat > "$T/sudoers.d/10-abusers" <<-'EOF'
+	User_Alias ABUSERS = %games-abusers, bob
+	Runas_Alias NOTSTUDENTS = ALL, !%students
+	EOF
+	# sudo skips a name with a '.' in an include directory
+	echo 'ALL, !%plugdev ALL=(ALL) ALL' > "$T/sudoers.d/skipped.conf"
+	echo 'alice ALL=(ALL) ALL' > "$T/more/extra"
+	audit --sudoers "$T/sudoers" "$TREE"
+	assert_exit 0
+	assert_reported ""
+	echo 'ALL, !ABUSERS ALL=(ALL) ALL' >> "$T/sudoers.d/10-abusers"
+	echo 'alice ALL = (NOTSTUDENTS) /usr/bin/id' >> "$T/more/extra"
+	printf 'ALL, ! %%users \\\n  ALL=(ALL) ALL\n' >> "$T/more/extra"
+	audit --sudoers "$T/sudoers" "$TREE"
+	assert_exit 1
+	assert_reported "games-abusers students users"
+	assert_in out "^games-abusers gid 2003: sudoers 1; e.g. $T/sudoers.d/10-abusers:3$"
+	assert_in out "^students gid 3000: sudoers 1; e.g. $T/more/extra:2$"
+	assert_in out "^users gid 100: sudoers 1; e.g. $T/more/extra:3$"
+}
+
+test_audit_never_follows_symlinks_nor_enters_proc() {
+	tree
+	mkdir -m 0755 "$T/outside"
+	touch "$T/outside/f705"
+	chgrp games-abusers "$T/outside/f705"
+	chmod 0705 "$T/outside/f705"
+	# baseline: what is out there is reported when audited itself
+	audit "$T/outside"
+	assert_exit 1
+	assert_reported "games-abusers"
+	mkdir -p "$TREE/a/b"
+	ln -s .. "$TREE/a/b/loop"
+	ln -s "$T/outside" "$TREE/a/out"
+	ln -s "$T/outside/f705" "$TREE/a/f705-link"
+	mkdir "$TREE/p"
+	mount --bind /proc "$TREE/p"
+	mkdir "$TREE/p2"
+	mount -t proc proc "$TREE/p2"
+	capture timeout 60 strace -f -qq -e trace=openat -o "$T/strace" \
+		"$DG" audit --sudoers "$T/no-sudoers" "$TREE"
+	assert_exit 0
+	assert_reported ""
+	[ ! -s "$T/err" ] || fail "warnings on a readable tree"
+	# it opened no directory of the proc mounts (self, net, sys, 1 ...)
+	grep -E 'openat\([0-9]+, "(self|net|sys|1|fs)"' "$T/strace" &&
+		fail "the audit read a proc mount in the tree"
+	grep -c O_DIRECTORY "$T/strace" | sed 's/^/  directories opened: /'
+	# the baseline for the strace check: find does go in
+	strace -f -qq -e trace=openat -o "$T/strace.find" find "$TREE" > /dev/null 2>&1 || true
+	grep -qE 'openat\([0-9A-Z_]+, "(self|net|sys)"' "$T/strace.find" ||
+		fail "baseline: find did not enter the proc mount"
+}
+
+test_audit_unreadable_directory_is_a_warning() {
+	tree
+	mkdir -m 0700 "$TREE/locked"
+	touch "$TREE/locked/hidden705"
+	chgrp students "$TREE/locked/hidden705"
+	chmod 0705 "$TREE/locked/hidden705"
+	f 0705 games-abusers visible705
+	chmod 0644 "$T/no-sudoers" 2>/dev/null || : > "$T/no-sudoers"
+	# baseline: root reads it all
+	audit "$TREE"
+	assert_exit 1
+	assert_reported "games-abusers students"
+	# nobody cannot read locked: a warning, the rest is still audited
+	chmod 0644 "$T/no-sudoers"
+	capture setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$DG" audit --sudoers "$T/no-sudoers" "$TREE"
+	assert_exit 1
+	assert_reported "games-abusers"
+	assert_in err "$TREE/locked: cannot open directory \(skipped\): Permission denied"
+	# the default sudoers, root's only: a warning too, not exit 2
+	capture setpriv --reuid=65534 --regid=65534 --clear-groups "$DG" audit "$TREE"
+	assert_exit 1
+	assert_in err "/etc/sudoers: Permission denied"
+	# but a --sudoers file that cannot be read is an error
+	chmod 0600 "$T/no-sudoers"
+	capture setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$DG" audit --sudoers "$T/no-sudoers" "$TREE"
+	assert_exit 2
+}
+
+test_audit_json_is_complete() {
+	tree
+	for i in 1 2 3 4 5; do f 0705 games-abusers "f$i"; done
+	f 0604 students s1
+	audit --json "$TREE"
+	assert_exit 1
+	python3 - "$T/out" "$TREE" <<-'EOF'
+	import json, sys
+	doc = json.load(open(sys.argv[1]))
+	tree = sys.argv[2]
+	rows = {g["name"]: g for g in doc["groups"]}
+	assert sorted(rows) == ["games-abusers", "students"], rows
+	ga = rows["games-abusers"]
+	assert ga["gid"] == 2003 and ga["defeated_by_dropping"] is True, ga
+	assert ga["counts"] == {"mode": 5}, ga
+	assert sorted(e["where"] for e in ga["evidence"]) == \
+		[f"{tree}/f{i}" for i in range(1, 6)], ga
+	assert all(e["kind"] == "mode" and not e["informational"] for e in ga["evidence"])
+	print("json: ok,", len(ga["evidence"]), "pieces of evidence for games-abusers")
+	EOF
+	# the text report shows three examples of the five
+	audit "$TREE"
+	[ "$(grep '^games-abusers' "$T/out" | grep -o "$TREE/f" | wc -l)" -eq 3 ] ||
+		fail "want three examples in the text row"
+}
+
+test_audit_emit_dropin_keeps_the_group_in_a_session() {
+	tree
+	f 0705 games-abusers sub/f705
+	policy <<-'EOF'
+	version = 1;
+	restricting = ( );
+	rules = ( { services = "dgtest"; drop = "*"; } );
+	EOF
+	# baseline: drop = "*" drops games-abusers
+	stack session success
+	run_pam alice open_session
+	assert_rc 0
+	assert_groups 1001
+	mkdir -m 0755 /etc/security/dropgroups.d
+	audit --emit-dropin /etc/security/dropgroups.d/50-audit.conf "$TREE"
+	assert_exit 1
+	sed 's/^/  drop-in: /' /etc/security/dropgroups.d/50-audit.conf
+	grep -q '^  2003 # games-abusers$' /etc/security/dropgroups.d/50-audit.conf ||
+		fail "the drop-in does not list 2003 by gid with its name"
+	capture "$DG" check -c "$POLICY" --drop-in /etc/security/dropgroups.d/50-audit.conf
+	assert_exit 0
+	capture "$DG" check -c "$POLICY"
+	assert_exit 0
+	run_pam alice open_session
+	assert_rc 0
+	assert_groups 1001 2003
+}
+
+test_audit_informational_sources() {
+	tree
+	audit "$TREE"
+	assert_exit 0
+	assert_reported ""
+	printf 'Port 22\nDenyGroups video\nInclude %s/ssh.d/*.conf\n' "$T" > "$T/sshd_config"
+	mkdir "$T/ssh.d"
+	printf 'DenyGroups bin\n' > "$T/ssh.d/a.conf"
+	mount --bind "$T/sshd_config" /etc/ssh/sshd_config
+	printf -- '-:(audio):ALL\n-:ALL EXCEPT (users):ALL\n' >> /etc/security/access.conf
+	echo 'auth requisite pam_succeed_if.so user notingroup plugdev' > /etc/pam.d/dgaudit
+	audit "$TREE"
+	# informational only: nothing that dropping defeats
+	assert_exit 0
+	assert_reported "audio bin plugdev video"
+	assert_in out "^video gid 44: informational, not defeated by dropping \(judged from NSS membership\): sshd-DenyGroups 1; e.g. /etc/ssh/sshd_config:2$"
+	assert_in out "^audio gid 29:.* pam_access 1"
+	assert_in out "^plugdev gid 46:.* pam_succeed_if 1"
+	assert_in out "^bin gid 2:.* $T/ssh.d/a.conf:1$"
+	# and a drop-in lists none of them
+	audit --emit-dropin "$T/d.conf" "$TREE"
+	grep -q '^restricting = ( );$' "$T/d.conf" || fail "informational groups in the drop-in"
+}
+
+test_audit_exit_status_and_usage() {
+	tree
+	audit "$TREE"
+	assert_exit 0
+	audit "$T/no-such-dir"
+	assert_exit 2
+	audit --no-such-option "$TREE"
+	assert_exit 2
+	assert_in err "Try 'dropgroups --help'"
+	audit --sudoers "$T/no-such-sudoers" "$TREE"
+	assert_exit 2
+	ln -s "$TREE" "$T/link"
+	audit "$T/link"
+	assert_exit 2
+	# a FIFO where sudoers includes a file: refused, never waited on
+	mkfifo "$T/fifo"
+	echo "@include $T/fifo" > "$T/sudoers-fifo"
+	capture timeout 20 "$DG" audit --sudoers "$T/sudoers-fifo" "$TREE"
+	assert_exit 2
+	assert_in err "$T/fifo: Invalid argument"
+	# the drop-in is never written through a symbolic link
+	audit --emit-dropin "$T/d.conf" "$TREE"
+	assert_exit 0
+	[ -f "$T/d.conf" ] || fail "baseline: no drop-in written"
+	ln -s "$T/elsewhere" "$T/dropin-link"
+	audit --emit-dropin "$T/dropin-link" "$TREE"
+	assert_exit 2
+	[ ! -e "$T/elsewhere" ] || fail "the drop-in was written through a link"
+}
+
+# The machine's own /, read-only in the sandbox (its throwaway /etc
+# copies and tmpfs mounts included, /proc, /sys and /dev skipped), with
+# its real sudoers: whatever a stock Debian 12 holds (nothing, README),
+# the audit must finish without an error and write nothing.  The
+# baseline is a 705 file of our own on a tmpfs in the way: --xdev from /
+# skips it, and the same run without --xdev finds it.
+test_audit_real_root_read_only() {
+	mount -o bind,remount,ro /
+	# (the sandbox removes its directory in /tmp at exit)
+	at_exit 'mount -o bind,remount,rw /'
+	touch /dg-audit-probe 2>/dev/null && fail "/ is writable in the sandbox"
+	capture timeout 200 "$DG" audit --xdev /
+	[ "$rc" -eq 0 ] || [ "$rc" -eq 1 ] || fail "audit of / exited $rc"
+	[ ! -s "$T/err" ] || fail "warnings or errors on /"
+	sed 's/^/  stock: /' "$T/out"
+	touch "$T/ours705"
+	chgrp students "$T/ours705"
+	chmod 0705 "$T/ours705"
+	grep -q "$T/ours705" "$T/out" && fail "--xdev went into the test's tmpfs"
+	capture timeout 60 "$DG" audit "$T"
+	assert_exit 1
+	assert_in out "^students gid 3000: mode 1; e.g. $T/ours705$"
+}
+
+# An attacker's tree: a name that holds a newline and a forged row, and a
+# 705 file 1,500 directories deep (a path far past PATH_MAX).
+test_audit_crafted_names_and_depth() {
+	tree
+	audit "$TREE"
+	assert_reported ""
+	f 0705 students "$(printf 'x\nvideo gid 44: mode 1; e.g. forged')"
+	audit "$TREE"
+	assert_exit 1
+	assert_reported "students"
+	assert_in out '^students gid 3000: mode 1; e.g. .*/x\\nvideo gid 44'
+	rm -rf "$TREE"/x*
+	python3 - "$TREE" <<-'EOF'
+	import os, sys
+	os.chdir(sys.argv[1])
+	for _ in range(1500):
+	    os.mkdir("dddddddddd")
+	    os.chdir("dddddddddd")
+	open("deep705", "w").close()
+	os.chown("deep705", 0, 2003)
+	os.chmod("deep705", 0o705)
+	EOF
+	capture timeout 60 "$DG" audit --sudoers "$T/no-sudoers" --json "$TREE"
+	assert_exit 1
+	python3 -c '
+import json, sys
+g = json.load(open(sys.argv[1]))["groups"]
+assert [x["name"] for x in g] == ["games-abusers"], g
+w = g[0]["evidence"][0]["where"]
+assert w.endswith("/dddddddddd/deep705") and w.count("/dddddddddd") == 1500, len(w)
+print("deep path:", len(w), "bytes")
+' "$T/out"
+}
