@@ -68,15 +68,13 @@ struct evidence {
 	char *where; /* a path, or file:line */
 };
 
-struct ev_vec {
+struct dg_audit_ev {
 	struct evidence *v;
 	size_t n, cap;
 };
 
-static struct ev_vec all_ev;
-static pthread_mutex_t ev_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static int ev_add(struct ev_vec *vec, bool by_gid, gid_t gid,
+static int ev_add(struct dg_audit_ev *vec, bool by_gid, gid_t gid,
 		  const char *name, enum dg_ev_kind kind, char *where)
 {
 	struct evidence e = {.by_gid = by_gid, .gid = gid, .kind = kind,
@@ -94,12 +92,10 @@ static int ev_add(struct ev_vec *vec, bool by_gid, gid_t gid,
 	return 0;
 }
 
-int dg_audit_add_named(const char *name, enum dg_ev_kind kind,
-		       const char *file, int line)
+int dg_audit_add_named(struct dg_audit_ev *ev, const char *name,
+		       enum dg_ev_kind kind, const char *file, int line)
 {
 	char *where;
-	int r;
-
 	bool by_gid = false;
 	unsigned long g = 0;
 
@@ -112,10 +108,7 @@ int dg_audit_add_named(const char *name, enum dg_ev_kind kind,
 	}
 	if (asprintf(&where, "%s:%d", file, line) < 0)
 		return -ENOMEM;
-	pthread_mutex_lock(&ev_lock);
-	r = ev_add(&all_ev, by_gid, (gid_t)g, by_gid ? NULL : name, kind, where);
-	pthread_mutex_unlock(&ev_lock);
-	return r;
+	return ev_add(ev, by_gid, (gid_t)g, by_gid ? NULL : name, kind, where);
 }
 
 /* --- the directories to read --- */
@@ -241,7 +234,7 @@ struct worker {
 	 * take one name, not a path (cwd_fd: the directory it is in) */
 	bool own_cwd;
 	int cwd_fd;
-	struct ev_vec ev;
+	struct dg_audit_ev ev;
 	char *buf;
 	size_t bufsize;
 };
@@ -814,17 +807,18 @@ static void json_str(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-static int report(bool json, const char *dropin)
+static int report(struct dg_audit_ev *all, bool json, const char *dropin)
 {
-	struct evidence *ev = all_ev.v;
-	size_t n = all_ev.n, nrows = 0;
+	struct evidence *ev = all->v;
+	size_t n = all->n, nrows = 0;
 	_cleanup_free_ struct row *rows = NULL;
 	bool found = false;
 	int err = 0;
 
 	/* names to gids, each name looked up once (after sorting, the
 	 * equal names are adjacent) */
-	qsort(ev, n, sizeof(*ev), cmp_ev);
+	if (n > 0) /* qsort's base must not be NULL, even for 0 items */
+		qsort(ev, n, sizeof(*ev), cmp_ev);
 	for (size_t i = 0; i < n;) {
 		size_t j = i;
 		gid_t g;
@@ -845,8 +839,10 @@ static int report(bool json, const char *dropin)
 		}
 		i = j;
 	}
-	qsort(ev, n, sizeof(*ev), cmp_ev);
-	if (!(rows = dg_new0(struct row, n)))
+	if (n > 0) /* qsort's base must not be NULL, even for 0 items */
+		qsort(ev, n, sizeof(*ev), cmp_ev);
+	/* at least one: calloc(0) may answer NULL */
+	if (!(rows = dg_new0(struct row, n ? n : 1)))
 		return -ENOMEM;
 	for (size_t i = 0; i < n;) {
 		struct row *r = &rows[nrows++];
@@ -881,7 +877,8 @@ static int report(bool json, const char *dropin)
 			found = true;
 		i = j;
 	}
-	qsort(rows, nrows, sizeof(*rows), cmp_row);
+	if (nrows > 0)
+		qsort(rows, nrows, sizeof(*rows), cmp_row);
 
 	if (json) {
 		printf("{\"groups\": [");
@@ -1025,6 +1022,7 @@ int dg_audit_main(int argc, char **argv)
 		{NULL, 0, NULL, 0},
 	};
 	struct dg_strings sudoers = {0};
+	struct dg_audit_ev all_ev = {0};
 	const char *dropin = NULL;
 	bool json = false, xdev = false;
 	struct walk w = {.lock = PTHREAD_MUTEX_INITIALIZER,
@@ -1036,7 +1034,7 @@ int dg_audit_main(int argc, char **argv)
 		switch (c) {
 		case 's':
 			if (dg_strings_add(&sudoers, optarg) < 0)
-				errx(3, "out of memory");
+				errx(EXIT_ERROR, "out of memory");
 			break;
 		case 'x':
 			xdev = true;
@@ -1085,12 +1083,12 @@ int dg_audit_main(int argc, char **argv)
 	unsigned nthreads = n_threads();
 	struct worker *workers = dg_new0(struct worker, nthreads);
 	if (!workers)
-		errx(3, "out of memory");
+		errx(EXIT_ERROR, "out of memory");
 	for (unsigned i = 0; i < nthreads; i++) {
 		workers[i].w = &w;
 		workers[i].bufsize = 64 * 1024;
 		if (!(workers[i].buf = malloc(workers[i].bufsize)))
-			errx(3, "out of memory");
+			errx(EXIT_ERROR, "out of memory");
 	}
 
 	const char *def_path[] = {"/"};
@@ -1105,11 +1103,11 @@ int dg_audit_main(int argc, char **argv)
 	}
 	errors += atomic_load(&w.errors);
 	if (w.oom)
-		errx(3, "out of memory");
+		errx(EXIT_ERROR, "out of memory");
 	for (unsigned i = 0; i < nthreads; i++) {
 		for (size_t j = 0; j < workers[i].ev.n; j++)
 			if (DG_APPEND(&all_ev, workers[i].ev.v[j]) < 0)
-				errx(3, "out of memory");
+				errx(EXIT_ERROR, "out of memory");
 		free(workers[i].ev.v);
 		free(workers[i].buf);
 	}
@@ -1117,23 +1115,23 @@ int dg_audit_main(int argc, char **argv)
 	free(w.stack);
 
 	if (sudoers.n) {
-		errors += dg_audit_sudoers((const char *const *)sudoers.v,
+		errors += dg_audit_sudoers(&all_ev, (const char *const *)sudoers.v,
 					   sudoers.n, true);
 	} else {
 		const char *def[] = {"/etc/sudoers", "/etc/sudoers.d"};
-		errors += dg_audit_sudoers(def, 2, false);
+		errors += dg_audit_sudoers(&all_ev, def, 2, false);
 	}
 	dg_strings_free(&sudoers);
-	errors += dg_audit_informational();
+	errors += dg_audit_informational(&all_ev);
 
-	int r = report(json, dropin);
+	int r = report(&all_ev, json, dropin);
 	for (size_t i = 0; i < all_ev.n; i++) {
 		free(all_ev.v[i].name);
 		free(all_ev.v[i].where);
 	}
 	free(all_ev.v);
 	if (r == -ENOMEM)
-		errx(3, "out of memory");
+		errx(EXIT_ERROR, "out of memory");
 	if (r < 0 || errors > 0)
 		return EXIT_ERROR;
 	return r == 1 ? EXIT_FOUND : EXIT_NONE;

@@ -20,8 +20,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <glob.h>
-#include <grp.h>
-#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +28,7 @@
 #include <unistd.h>
 
 #include "audit.h"
+#include "nss.h"
 #include "util.h"
 
 #define MAX_FILE (16u << 20)
@@ -166,6 +165,7 @@ struct sudo_state {
 		ino_t *ino;
 		size_t n;
 	} seen;
+	struct dg_audit_ev *ev; /* where evidence goes */
 	int errors;
 	/* alias expansions left for the rule being judged: aliases that
 	 * each name another several times would otherwise take time
@@ -434,7 +434,8 @@ static int judge_item(struct sudo_state *s, char *item, bool neg, int depth,
 			*w++ = *q;
 		}
 		*w = '\0';
-		return dg_audit_add_named(name, DG_EV_SUDOERS, ru->file, ru->lineno);
+		return dg_audit_add_named(s->ev, name, DG_EV_SUDOERS, ru->file,
+					  ru->lineno);
 	}
 	if (isupper((unsigned char)item[0]) && depth >= MAX_DEPTH &&
 	    find_alias(s, item)) {
@@ -550,9 +551,10 @@ static int judge_rule(struct sudo_state *s, const struct rule *ru)
 	return 0;
 }
 
-int dg_audit_sudoers(const char *const *paths, size_t n, bool explicit)
+int dg_audit_sudoers(struct dg_audit_ev *ev, const char *const *paths,
+		     size_t n, bool explicit)
 {
-	struct sudo_state s = {.lenient = !explicit};
+	struct sudo_state s = {.ev = ev, .lenient = !explicit};
 	int r = 0;
 
 	for (size_t i = 0; i < n && r >= 0; i++)
@@ -572,34 +574,61 @@ int dg_audit_sudoers(const char *const *paths, size_t n, bool explicit)
 	free(s.seen.dev);
 	free(s.seen.ino);
 	if (r < 0)
-		errx(3, "out of memory");
+		errx(2, "out of memory");
 	return s.errors;
 }
 
 /* --- informational --- */
 
-/* Is name a group (and, for pam_access's bare names, not a user)? */
-static bool is_group(const char *name)
+/* What the informational readers share: where evidence goes, the
+ * errors so far, and the files an sshd_config and its Includes may
+ * still name (a file that includes its own directory's glob would
+ * otherwise be read a number of times exponential in MAX_DEPTH). */
+struct info {
+	struct dg_audit_ev *ev;
+	int errors;
+	int sshd_files_left;
+};
+
+/* Is name a group?  Through the project's reentrant look-up; an NSS
+ * failure is a warning (this evidence is informational only). */
+static bool is_group(struct info *in, const char *name)
 {
-	return getgrnam(name) != NULL;
+	gid_t g;
+	int r = dg_group_by_name(name, &g);
+
+	if (r < 0) {
+		warnx("audit: group %s: %s", name, strerror(-r));
+		in->errors++;
+	}
+	return r > 0;
 }
 
-/* Files an sshd_config and its Includes may name in all: a file that
- * includes its own directory's glob would otherwise be read a number
- * of times exponential in MAX_DEPTH. */
-static int sshd_files_left;
+/* Is name a user (pam_access reads a bare name as a user first)? */
+static bool is_user(struct info *in, const char *name)
+{
+	struct dg_user u = {0};
+	int r = dg_user_lookup(name, &u);
 
-static int sshd_file(const char *path, int depth, int *errors)
+	dg_user_free(&u);
+	if (r < 0) {
+		warnx("audit: user %s: %s", name, strerror(-r));
+		in->errors++;
+	}
+	return r != 0; /* on a failure, do not call it a group */
+}
+
+static int sshd_file(struct info *in, const char *path, int depth)
 {
 	_cleanup_free_ char *text = NULL;
 	struct line *lines = NULL;
 	size_t n = 0;
 	int r;
 
-	if (--sshd_files_left < 0) {
-		if (sshd_files_left == -1) {
+	if (--in->sshd_files_left < 0) {
+		if (in->sshd_files_left == -1) {
 			warnx("audit: %s: sshd_config Includes too many files", path);
-			(*errors)++;
+			in->errors++;
 		}
 		return 0;
 	}
@@ -607,7 +636,7 @@ static int sshd_file(const char *path, int depth, int *errors)
 	if (r < 0) {
 		if (r != -ENOENT) {
 			warnx("audit: %s: %s", path, strerror(-r));
-			(*errors)++;
+			in->errors++;
 		}
 		return 0;
 	}
@@ -631,13 +660,13 @@ static int sshd_file(const char *path, int depth, int *errors)
 				}
 				if (glob(pat, 0, NULL, &g) == 0) {
 					for (size_t k = 0; k < g.gl_pathc && r >= 0; k++)
-						r = sshd_file(g.gl_pathv[k], depth + 1, errors);
+						r = sshd_file(in, g.gl_pathv[k], depth + 1);
 					globfree(&g);
 				}
 			}
 		} else if (!strcasecmp(kw, "DenyGroups")) {
 			for (char *a; r >= 0 && (a = strtok_r(NULL, " \t", &save));)
-				r = dg_audit_add_named(a, DG_EV_SSHD, path,
+				r = dg_audit_add_named(in->ev, a, DG_EV_SSHD, path,
 						       lines[i].lineno);
 		}
 	}
@@ -645,7 +674,7 @@ static int sshd_file(const char *path, int depth, int *errors)
 	return r;
 }
 
-static int access_file(const char *path, int *errors)
+static int access_file(struct info *in, const char *path)
 {
 	_cleanup_free_ char *text = NULL;
 	struct line *lines = NULL;
@@ -655,7 +684,7 @@ static int access_file(const char *path, int *errors)
 	if (r < 0) {
 		if (r != -ENOENT) {
 			warnx("audit: %s: %s", path, strerror(-r));
-			(*errors)++;
+			in->errors++;
 		}
 		return 0;
 	}
@@ -679,15 +708,16 @@ static int access_file(const char *path, int *errors)
 				break;
 			if (tok[0] == '(' && tl > 2 && tok[tl - 1] == ')') {
 				tok[tl - 1] = '\0';
-				r = dg_audit_add_named(tok + 1, DG_EV_PAM_ACCESS, path,
+				r = dg_audit_add_named(in->ev, tok + 1, DG_EV_PAM_ACCESS, path,
 						       lines[i].lineno);
 			} else if (tok[0] == '@' && tok[1] && !strchr(tok + 1, '@') &&
-				   is_group(tok + 1)) {
-				r = dg_audit_add_named(tok + 1, DG_EV_PAM_ACCESS, path,
+				   is_group(in, tok + 1)) {
+				r = dg_audit_add_named(in->ev, tok + 1, DG_EV_PAM_ACCESS, path,
 						       lines[i].lineno);
 			} else if (strcmp(tok, "ALL") && strcmp(tok, "LOCAL") &&
-				   tok[0] != '@' && !getpwnam(tok) && is_group(tok)) {
-				r = dg_audit_add_named(tok, DG_EV_PAM_ACCESS, path,
+				   tok[0] != '@' && !is_user(in, tok) &&
+				   is_group(in, tok)) {
+				r = dg_audit_add_named(in->ev, tok, DG_EV_PAM_ACCESS, path,
 						       lines[i].lineno);
 			}
 		}
@@ -696,7 +726,7 @@ static int access_file(const char *path, int *errors)
 	return r;
 }
 
-static int pamd_file(const char *path, int *errors)
+static int pamd_file(struct info *in, const char *path)
 {
 	_cleanup_free_ char *text = NULL;
 	struct line *lines = NULL;
@@ -718,7 +748,7 @@ static int pamd_file(const char *path, int *errors)
 				char *s2 = NULL;
 				for (char *g = strtok_r(tok, ":", &s2); g && r >= 0;
 				     g = strtok_r(NULL, ":", &s2))
-					r = dg_audit_add_named(g, DG_EV_SUCCEED_IF, path,
+					r = dg_audit_add_named(in->ev, g, DG_EV_SUCCEED_IF, path,
 							       lines[i].lineno);
 			}
 			prev2 = prev;
@@ -729,26 +759,26 @@ static int pamd_file(const char *path, int *errors)
 	return r;
 }
 
-int dg_audit_informational(void)
+int dg_audit_informational(struct dg_audit_ev *ev)
 {
-	int errors = 0, r;
+	struct info in = {.ev = ev, .sshd_files_left = 1000};
+	int r;
 	glob_t g;
 
-	sshd_files_left = 1000;
-	r = sshd_file("/etc/ssh/sshd_config", 0, &errors);
+	r = sshd_file(&in, "/etc/ssh/sshd_config", 0);
 	if (r >= 0)
-		r = access_file("/etc/security/access.conf", &errors);
+		r = access_file(&in, "/etc/security/access.conf");
 	if (r >= 0 && glob("/etc/security/access.d/*.conf", 0, NULL, &g) == 0) {
 		for (size_t i = 0; i < g.gl_pathc && r >= 0; i++)
-			r = access_file(g.gl_pathv[i], &errors);
+			r = access_file(&in, g.gl_pathv[i]);
 		globfree(&g);
 	}
 	if (r >= 0 && glob("/etc/pam.d/*", 0, NULL, &g) == 0) {
 		for (size_t i = 0; i < g.gl_pathc && r >= 0; i++)
-			r = pamd_file(g.gl_pathv[i], &errors);
+			r = pamd_file(&in, g.gl_pathv[i]);
 		globfree(&g);
 	}
 	if (r < 0)
-		errx(3, "out of memory");
-	return errors;
+		errx(2, "out of memory");
+	return in.errors;
 }
