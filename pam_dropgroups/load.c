@@ -564,16 +564,10 @@ int dg_config_load_as(const char *path, const struct dg_load_as *as,
 
 	r = open_include_dir(out, dirfd, dir, base, main_display, &incfd,
 			     &inc_display, diags);
-	if (r == 0 && as->main_from)
-		r = check_abandoned(dirfd, dir, base, path, incfd,
-				    main_display, diags);
 	if (r == 0 && as->drop_in)
 		r = check_drop_in_dir(as, incfd, inc_display, main_display,
 				      diags);
-	if (r != 0 || incfd < 0)
-		return r == -ENOMEM ? r : 0;
-
-	if (as->drop_in) {
+	if (r == 0 && incfd >= 0 && as->drop_in) {
 		/* a candidate stands in for the installed drop-in of its
 		 * name, or of the name it is to be installed as (Ansible's
 		 * copy is "source"), at that name's place in the order */
@@ -582,23 +576,27 @@ int dg_config_load_as(const char *path, const struct dg_load_as *as,
 
 		r = read_policy_file(AT_FDCWD, as->drop_in, as->drop_in,
 				     &extra_text, diags);
-		if (r != 0)
-			return r == -ENOMEM ? r : 0;
 		sub = (struct subst){
 			.name = strrchr(name, '/') ? strrchr(name, '/') + 1
 						   : name,
 			.display = as->drop_in,
 			.text = extra_text,
 		};
-	} else if (as->main_from && dg_is_drop_in_name(base) &&
-		   same_dir(incfd, dirfd)) {
+	} else if (r == 0 && incfd >= 0 && as->main_from &&
+		   dg_is_drop_in_name(base) && same_dir(incfd, dirfd)) {
 		/* include_dir is the main file's own directory: the module
 		 * reads the main file as a drop-in too */
 		sub = (struct subst){.name = base, .display = main_display,
 				     .text = main_text};
 	}
-	r = load_drop_ins(out, incfd, inc_display, main_display,
-			  sub.name ? &sub : NULL, diags);
+	if (r == 0 && incfd >= 0)
+		r = load_drop_ins(out, incfd, inc_display, main_display,
+				  sub.name ? &sub : NULL, diags);
+	/* after the drop-ins, so that what is wrong with them is said too */
+	if (r != -ENOMEM && as->main_from &&
+	    check_abandoned(dirfd, dir, base, path, incfd, main_display,
+			    diags) == -ENOMEM)
+		r = -ENOMEM;
 	return r == -ENOMEM ? r : 0;
 }
 
