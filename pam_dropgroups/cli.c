@@ -125,7 +125,7 @@ struct opts {
 	const char **config;  /* -c, --config FILE */
 	const char **service; /* -s, --service SERVICE (run) */
 	const char **drop_in; /* -d, --drop-in FILE (check) */
-	const char **as;      /* --as NAME (check) */
+	const char **as;      /* --as NAME or PATH (check) */
 	const char **pam_dir; /* --pam-dir DIR (lint, explain) */
 };
 
@@ -213,16 +213,33 @@ static int cmd_check(int argc, char **argv)
 	if (first != argc)
 		return usage_error("check: unexpected argument \"%s\"",
 				   argv[first]);
-	if (as && !drop_in)
-		return usage_error("check: --as needs --drop-in");
+	/* without --drop-in, --as is where FILE will be installed: it is
+	 * judged as if it were there (its include_dir, the drop-ins and
+	 * directories there), the copy itself on its own descriptor */
+	if (as && !drop_in && (as[0] != '/' || as[strlen(as) - 1] == '/'))
+		return usage_error("check: --as \"%s\" without --drop-in: the "
+				   "absolute path FILE will be installed at",
+				   as);
 	/* a name the module would skip: the file installed under it would
 	 * never be read, whatever its content */
-	if (as && (strchr(as, '/') || !dg_is_drop_in_name(as)))
+	if (as && drop_in && strchr(as, '/') && as[0] != '/')
+		return usage_error("check: --as \"%s\": a drop-in's NAME, or "
+				   "the absolute path it will be installed at",
+				   as);
+	if (as && drop_in &&
+	    !dg_is_drop_in_name(strrchr(as, '/') ? strrchr(as, '/') + 1 : as))
 		return usage_error("check: --as \"%s\": a drop-in is named "
 				   "NAME.conf, without \"/\" or a leading "
 				   "dot",
 				   as);
-	r = dg_policy_load(config, drop_in, as, true, &cfg, &policy, &diags);
+	if (as && !drop_in)
+		r = dg_policy_load_as(as, &(struct dg_load_as){.main_from = config},
+				      true, &cfg, &policy, &diags);
+	else
+		r = dg_policy_load_as(config,
+				      &(struct dg_load_as){.drop_in = drop_in,
+							   .drop_in_as = as},
+				      true, &cfg, &policy, &diags);
 	print_diags(&diags);
 	if (r == 0)
 		printf("%s: valid: %zu rule(s), %zu restricting gid(s), %zu "
@@ -697,10 +714,11 @@ static int cmd_sync_kernel(int argc, char **argv)
 /* --- the commands --- */
 
 static const struct verb verbs[] = {
-	{"check", "[-c FILE] [-d DROP-IN [--as NAME]]",
-	 "validate the policy as pam_dropgroups would read it (with\n"
-	 "               DROP-IN, a drop-in yet to be installed, as one of it,\n"
-	 "               in place of the installed NAME)",
+	{"check", "[-c FILE] [--as PATH | -d DROP-IN [--as NAME|PATH]]",
+	 "validate the policy as pam_dropgroups would read it (FILE\n"
+	 "               as if installed at PATH; with DROP-IN, a drop-in yet\n"
+	 "               to be installed, as one of it, in place of the\n"
+	 "               installed NAME)",
 	 cmd_check},
 	{"lint", "[-c FILE] [--pam-dir DIR]",
 	 "check that the PAM stacks carry the policy out, and name\n"

@@ -250,10 +250,11 @@ bool dg_is_drop_in_name(const char *name)
 	return name[0] != '.' && n > 5 && strcmp(name + n - 5, ".conf") == 0;
 }
 
-/* The names of the drop-ins in dirfd, in C-locale (strcmp) order. */
+/* The names of the drop-ins in dirfd, and `extra` (a candidate's name, or
+ * NULL) where it is not one of them, in C-locale (strcmp) order. */
 static int list_drop_ins(int dirfd, const char *display,
-			 const char *report_file, struct dg_strings *names,
-			 struct dg_diags *diags)
+			 const char *report_file, const char *extra,
+			 struct dg_strings *names, struct dg_diags *diags)
 {
 	int fd = dup(dirfd);
 	struct dirent *de;
@@ -274,6 +275,8 @@ static int list_drop_ins(int dirfd, const char *display,
 	for (errno = 0; (de = readdir(d)); errno = 0) {
 		if (!dg_is_drop_in_name(de->d_name))
 			continue;
+		if (extra && strcmp(de->d_name, extra) == 0)
+			continue; /* added once, below */
 		if (dg_strings_add(names, de->d_name) < 0) {
 			closedir(d);
 			return -ENOMEM;
@@ -287,29 +290,38 @@ static int list_drop_ins(int dirfd, const char *display,
 		return -EINVAL;
 	}
 	closedir(d);
+	if (extra && dg_strings_add(names, extra) < 0)
+		return -ENOMEM;
 	if (names->n)
 		qsort(names->v, names->n, sizeof(*names->v), cmp_str);
 	return 0;
 }
 
-static int load_drop_ins(struct dg_config *cfg, int main_dirfd,
-			 const char *main_display, const char *inc,
+/* A file read in place of the installed drop-in `name` (or, where there
+ * is none of that name, at the place of that name): a candidate. */
+struct subst {
+	const char *name;
+	const char *display;
+	const char *text;
+};
+
+static int load_drop_ins(struct dg_config *cfg, int dirfd,
 			 const char *inc_display, const char *main_file,
-			 const char *skip, struct dg_diags *diags)
+			 const struct subst *sub, struct dg_diags *diags)
 {
-	_cleanup_close_ int dirfd = -1;
 	struct dg_strings names = {0};
 	int r;
 
-	r = walk_dir(main_dirfd, inc, main_display, main_file, &dirfd, diags);
-	if (r != 0 || dirfd < 0)
-		return r;
-	r = list_drop_ins(dirfd, inc_display, main_file, &names, diags);
+	r = list_drop_ins(dirfd, inc_display, main_file,
+			  sub ? sub->name : NULL, &names, diags);
 	for (size_t i = 0; i < names.n && r >= 0; i++) {
 		_cleanup_free_ char *display = NULL;
 
-		if (skip && strcmp(names.v[i], skip) == 0)
+		if (sub && strcmp(names.v[i], sub->name) == 0) {
+			r = dg_config_parse(cfg, sub->display, sub->text,
+					    DG_DROP_IN, diags);
 			continue;
+		}
 		if (asprintf(&display, "%s/%s", inc_display, names.v[i]) < 0) {
 			display = NULL;
 			r = -ENOMEM;
@@ -408,51 +420,194 @@ static int open_parent(const char *path, char **dir, const char **base,
 	return open_dir(AT_FDCWD, *dir, *dir, path, false, false, dirfd, diags);
 }
 
-/* A candidate drop-in, checked and read as the installed ones are. */
-static int load_extra_drop_in(struct dg_config *cfg, const char *path,
-			      struct dg_diags *diags)
+static bool same_dir(int a, int b)
 {
-	_cleanup_free_ char *dir = NULL;
-	_cleanup_close_ int dirfd = -1;
-	const char *base;
-	int r = open_parent(path, &dir, &base, &dirfd, diags);
+	struct stat sa, sb;
 
-	return r < 0 ? r : load_one(cfg, dirfd, base, path, DG_DROP_IN, diags);
+	return a >= 0 && b >= 0 && fstat(a, &sa) == 0 && fstat(b, &sb) == 0 &&
+	       sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
-int dg_config_load(const char *path, const char *extra_drop_in,
-		   const char *extra_name, struct dg_config *out,
-		   struct dg_diags *diags)
+/* The include directory of the main file `text` would be, at `base` in
+ * dirfd (opened in *incfd, -1 where it does not exist), and its name for
+ * messages.  0, -EINVAL (reported) or -ENOMEM. */
+static int open_include_dir(const struct dg_config *cfg, int dirfd,
+			    const char *dir, const char *base,
+			    const char *report_file, int *incfd,
+			    char **inc_display, struct dg_diags *diags)
 {
-	_cleanup_free_ char *dir = NULL, *inc = NULL, *inc_display = NULL;
-	_cleanup_close_ int dirfd = -1;
-	const char *base = NULL, *skip = NULL;
+	_cleanup_free_ char *inc = include_dir_name(cfg, base);
+
+	*incfd = -1;
+	if (!inc || !(*inc_display = join_display(dir, inc)))
+		return -ENOMEM;
+	return walk_dir(dirfd, inc, dir, report_file, incfd, diags);
+}
+
+/* Replacing the installed main file at path with one whose include
+ * directory is not the installed one's: the drop-ins left in the old
+ * directory, which may add restricting groups, would silently stop being
+ * read.  Refused while any is there.  0, -EINVAL (reported) or -ENOMEM. */
+static int check_abandoned(int dirfd, const char *dir, const char *base,
+			   const char *path, int new_incfd,
+			   const char *report_file, struct dg_diags *diags)
+{
+	struct dg_diags quiet = {0};
+	struct dg_config old = {0};
+	struct dg_strings names = {0};
+	_cleanup_free_ char *text = NULL, *inc_display = NULL, *list = NULL;
+	_cleanup_close_ int oldfd = -1;
+	bool found = false;
+	size_t len = 0;
+	FILE *f = NULL;
+	int r;
+
+	/* where the installed one is missing or broken, nothing is read */
+	r = read_policy_file(dirfd, base, path, &text, &quiet);
+	if (r == 0)
+		r = dg_config_parse(&old, path, text, DG_MAIN_FILE, &quiet);
+	if (r == 0 && !dg_diags_failed(&quiet))
+		r = open_include_dir(&old, dirfd, dir, base, path, &oldfd,
+				     &inc_display, &quiet);
+	if (r == 0 && oldfd >= 0 && !same_dir(oldfd, new_incfd))
+		r = list_drop_ins(oldfd, inc_display, path, NULL, &names,
+				  &quiet);
+	if (r == 0 && names.n) {
+		if (!(f = open_memstream(&list, &len)))
+			r = -ENOMEM;
+		for (size_t i = 0; f && i < names.n; i++)
+			fprintf(f, "%s%s", i ? ", " : "", names.v[i]);
+		if (f && fclose(f) != 0)
+			r = -ENOMEM;
+		if (r == 0) {
+			dg_diags_add(diags, DG_ERROR, report_file, 0,
+				     "the installed %s reads drop-ins from %s, "
+				     "and this one would not: %s would no "
+				     "longer be read (move or remove them "
+				     "first)",
+				     path, inc_display, list);
+			found = true;
+		}
+	}
+	dg_strings_free(&names);
+	dg_config_free(&old);
+	dg_diags_free(&quiet);
+	return r == -ENOMEM ? r : found ? -EINVAL : 0;
+}
+
+/* Whether the candidate drop-in would be read where it is to go: a
+ * drop_in_as with a "/" names the file it will be installed as, which
+ * must be in the directory the loader walked (incfd). */
+static int check_drop_in_dir(const struct dg_load_as *as, int incfd,
+			     const char *inc_display, const char *report_file,
+			     struct dg_diags *diags)
+{
+	_cleanup_free_ char *dir = NULL;
+	_cleanup_close_ int fd = -1;
+	const char *base;
+
+	if (incfd < 0) {
+		dg_diags_add(diags, DG_ERROR, report_file, 0,
+			     "the include directory %s does not exist: a "
+			     "drop-in would never be read",
+			     inc_display);
+		return -EINVAL;
+	}
+	if (!as->drop_in_as || !strchr(as->drop_in_as, '/'))
+		return 0;
+	if (!(dir = split_path(as->drop_in_as, &base)))
+		return -ENOMEM;
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (!same_dir(fd, incfd)) {
+		dg_diags_add(diags, DG_ERROR, report_file, 0,
+			     "the policy reads its drop-ins from %s, not %s: "
+			     "%s would never be read",
+			     inc_display, dir, as->drop_in_as);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int dg_config_load_as(const char *path, const struct dg_load_as *as,
+		      struct dg_config *out, struct dg_diags *diags)
+{
+	static const struct dg_load_as none = {0};
+	_cleanup_free_ char *dir = NULL, *inc_display = NULL;
+	_cleanup_free_ char *main_text = NULL, *extra_text = NULL;
+	_cleanup_close_ int dirfd = -1, incfd = -1;
+	const char *base = NULL, *main_display;
+	struct subst sub = {0};
 	int r;
 
 	*out = (struct dg_config){0};
+	if (!as)
+		as = &none;
+	/* a candidate main file is judged on its own descriptor (Ansible's
+	 * temporary directory may be anybody's); everything else as if it
+	 * were installed at path */
+	main_display = as->main_from ? as->main_from : path;
 	r = open_parent(path, &dir, &base, &dirfd, diags);
 	if (r == 0)
-		r = load_one(out, dirfd, base, path, DG_MAIN_FILE, diags);
+		r = as->main_from ? read_policy_file(AT_FDCWD, as->main_from,
+						     main_display, &main_text,
+						     diags)
+				  : read_policy_file(dirfd, base, path,
+						     &main_text, diags);
+	if (r == 0)
+		r = dg_config_parse(out, main_display, main_text, DG_MAIN_FILE,
+				    diags);
 	if (r != 0)
 		return r == -ENOMEM ? r : 0;
 	/* Where the main file is broken, include_dir may be wrong too. */
 	if (dg_diags_failed(diags))
 		return 0;
 
-	if (!(inc = include_dir_name(out, base)) ||
-	    !(inc_display = join_display(dir, inc)))
-		return -ENOMEM;
-	/* a candidate stands in for the installed drop-in of its name, or
-	 * of the name it is to be installed as (Ansible's copy is "source") */
-	if (extra_name)
-		skip = extra_name;
-	else if (extra_drop_in)
-		skip = strrchr(extra_drop_in, '/') ? strrchr(extra_drop_in, '/') + 1
-						   : extra_drop_in;
-	r = load_drop_ins(out, dirfd, dir, inc, inc_display, path, skip, diags);
-	if (r == 0 && extra_drop_in)
-		r = load_extra_drop_in(out, extra_drop_in, diags);
+	r = open_include_dir(out, dirfd, dir, base, main_display, &incfd,
+			     &inc_display, diags);
+	if (r == 0 && as->drop_in)
+		r = check_drop_in_dir(as, incfd, inc_display, main_display,
+				      diags);
+	if (r == 0 && incfd >= 0 && as->drop_in) {
+		/* a candidate stands in for the installed drop-in of its
+		 * name, or of the name it is to be installed as (Ansible's
+		 * copy is "source"), at that name's place in the order */
+		const char *name = as->drop_in_as ? as->drop_in_as
+						  : as->drop_in;
+
+		r = read_policy_file(AT_FDCWD, as->drop_in, as->drop_in,
+				     &extra_text, diags);
+		sub = (struct subst){
+			.name = strrchr(name, '/') ? strrchr(name, '/') + 1
+						   : name,
+			.display = as->drop_in,
+			.text = extra_text,
+		};
+	} else if (r == 0 && incfd >= 0 && as->main_from &&
+		   dg_is_drop_in_name(base) && same_dir(incfd, dirfd)) {
+		/* include_dir is the main file's own directory: the module
+		 * reads the main file as a drop-in too */
+		sub = (struct subst){.name = base, .display = main_display,
+				     .text = main_text};
+	}
+	if (r == 0 && incfd >= 0)
+		r = load_drop_ins(out, incfd, inc_display, main_display,
+				  sub.name ? &sub : NULL, diags);
+	/* after the drop-ins, so that what is wrong with them is said too */
+	if (r != -ENOMEM && as->main_from &&
+	    check_abandoned(dirfd, dir, base, path, incfd, main_display,
+			    diags) == -ENOMEM)
+		r = -ENOMEM;
 	return r == -ENOMEM ? r : 0;
+}
+
+int dg_config_load(const char *path, const char *extra_drop_in,
+		   const char *extra_name, struct dg_config *out,
+		   struct dg_diags *diags)
+{
+	struct dg_load_as as = {.drop_in = extra_drop_in,
+				.drop_in_as = extra_name};
+
+	return dg_config_load_as(path, &as, out, diags);
 }
 
 /* The "%group" names: a wrong "not found" for one of them could make a
@@ -500,15 +655,14 @@ out:
 	return r;
 }
 
-int dg_policy_load(const char *path, const char *extra_drop_in,
-		   const char *extra_name, bool check_users,
-		   struct dg_config *config, struct dg_policy *policy,
-		   struct dg_diags *diags)
+int dg_policy_load_as(const char *path, const struct dg_load_as *as,
+		      bool check_users, struct dg_config *config,
+		      struct dg_policy *policy, struct dg_diags *diags)
 {
 	int r;
 
 	*policy = (struct dg_policy){0};
-	r = dg_config_load(path, extra_drop_in, extra_name, config, diags);
+	r = dg_config_load_as(path, as, config, diags);
 	if (r < 0)
 		return r;
 	if (dg_diags_failed(diags))
@@ -517,4 +671,16 @@ int dg_policy_load(const char *path, const char *extra_drop_in,
 	if (r < 0)
 		return r;
 	return dg_diags_failed(diags) ? -EINVAL : 0;
+}
+
+int dg_policy_load(const char *path, const char *extra_drop_in,
+		   const char *extra_name, bool check_users,
+		   struct dg_config *config, struct dg_policy *policy,
+		   struct dg_diags *diags)
+{
+	struct dg_load_as as = {.drop_in = extra_drop_in,
+				.drop_in_as = extra_name};
+
+	return dg_policy_load_as(path, &as, check_users, config, policy,
+				 diags);
 }

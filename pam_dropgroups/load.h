@@ -17,16 +17,41 @@
  * and the module must not read a huge file in every login. */
 #define DG_POLICY_MAX_BYTES (1u << 20)
 
-/* Load the main file at `path` and its drop-ins into *out; and, when
- * extra_drop_in is not NULL, that file as one more drop-in, last, in place
- * of the installed drop-in named extra_name (NULL: the file's own name),
- * to check a candidate before it is installed.  Returns 0 (and the caller must look at diags before
- * using *out) or -ENOMEM.  *out is always initialised and must be freed
- * with dg_config_free(). */
 /* Whether the module reads a file of this name in the include directory:
  * it ends in ".conf" and does not start with a dot. */
 bool dg_is_drop_in_name(const char *name);
 
+/* What `dropgroups check` judges with the installed policy at `path`:
+ *  main_from   a candidate main file, read (and checked on its own
+ *              descriptor: its directory is a temporary one) in place of
+ *              path and judged as if installed there: its include_dir
+ *              is found from path's directory, and a candidate whose
+ *              include directory is not the installed file's, while
+ *              drop-ins are left in that one, is refused;
+ *  drop_in     a candidate drop-in, read (checked on its own descriptor)
+ *              in place of the installed drop-in named drop_in_as (NULL:
+ *              the candidate's own name), at that name's place in the
+ *              order;
+ *  drop_in_as  NAME, or the absolute path it will be installed at,
+ *              which must be in the policy's include directory.
+ * A candidate drop-in with no include directory is refused: it would
+ * never be read. */
+struct dg_load_as {
+	const char *main_from;
+	const char *drop_in;
+	const char *drop_in_as;
+};
+
+int dg_config_load_as(const char *path, const struct dg_load_as *as,
+		      struct dg_config *out, struct dg_diags *diags);
+
+/* Load the main file at `path` and its drop-ins into *out; and, when
+ * extra_drop_in is not NULL, that file as one more drop-in, in place of
+ * (and at the sorted place of) the installed drop-in named extra_name
+ * (NULL: the file's own name), to check a candidate before it is
+ * installed.  Returns 0 (and the caller must look at diags before using
+ * *out) or -ENOMEM.  *out is always initialised and must be freed with
+ * dg_config_free(). */
 int dg_config_load(const char *path, const char *extra_drop_in,
 		   const char *extra_name, struct dg_config *out,
 		   struct dg_diags *diags);
@@ -40,6 +65,11 @@ int dg_policy_resolve(const struct dg_config *cfg, bool check_users,
  * names in users lists, to warn about typos (the module matches them as
  * written and never looks them up).  0, -EINVAL (errors are in diags) or
  * -ENOMEM.  config and policy are always initialised. */
+/* dg_policy_load with dg_config_load_as's candidates. */
+int dg_policy_load_as(const char *path, const struct dg_load_as *as,
+		      bool check_users, struct dg_config *config,
+		      struct dg_policy *policy, struct dg_diags *diags);
+
 int dg_policy_load(const char *path, const char *extra_drop_in,
 		   const char *extra_name, bool check_users,
 		   struct dg_config *config, struct dg_policy *policy,

@@ -105,15 +105,166 @@ test_check_a_drop_in_as_the_name_it_will_have() {
 	cli check --drop-in "$T/tmp/source" --as 50-local.conf
 	assert_exit 0
 	assert_in out "^$POLICY: valid: 2 rule\(s\), 2 restricting gid\(s\), 2 file\(s\) read$"
-	# a name the module would never read is refused, as is --as alone
-	for name in 50-local .50-local.conf dir/50-local.conf; do
+	# a name the module would never read is refused, as is a relative
+	# path, and, without --drop-in, anything but an absolute path
+	for name in 50-local .50-local.conf /etc/security/dropgroups.d/50-local; do
 		cli check --drop-in "$T/tmp/source" --as "$name"
 		assert_exit 2
 		assert_in err "^dropgroups: check: --as \"$name\": a drop-in is named NAME.conf"
 	done
+	cli check --drop-in "$T/tmp/source" --as dir/50-local.conf
+	assert_exit 2
+	assert_in err '^dropgroups: check: --as "dir/50-local.conf": a drop-in.s NAME, or the absolute path'
 	cli check --as 50-local.conf
 	assert_exit 2
-	assert_in err '^dropgroups: check: --as needs --drop-in$'
+	assert_in err '^dropgroups: check: --as "50-local.conf" without --drop-in: the absolute path'
+}
+
+# check -c FILE --as PATH (Ansible's validate: of the main file): FILE,
+# a copy in a temporary directory, is judged as if installed at PATH.
+# The baseline: without --as, a relative include_dir is looked for next
+# to the copy, where there is no drop-in, and "." reads the copy's own
+# directory; installed, the policy reads /etc/security's other files.
+test_check_a_main_file_as_the_path_it_will_have() {
+	example_policy
+	mkdir -m 0755 /etc/security/dropgroups.d
+	echo 'version = 1; bogus = 1;' | policy /etc/security/dropgroups.d/50-local.conf
+	echo 'version = 1;' | policy /etc/security/other.conf
+	mkdir -m 0700 "$T/tmp"
+	# the default include_dir: PATH + ".d", not the copy's "source.d"
+	sed '/^version/a include_dir = "dropgroups.d";' "$POLICY" | policy "$T/tmp/source"
+	cli check -c "$T/tmp/source"
+	assert_exit 0
+	cli check -c "$T/tmp/source" --as "$POLICY"
+	assert_exit 1
+	assert_in err '^/etc/security/dropgroups.d/50-local.conf:1: unknown key "bogus"$'
+	grep -v include_dir "$POLICY" | policy "$T/tmp/source"
+	cli check -c "$T/tmp/source" --as "$POLICY"
+	assert_exit 1
+	assert_in err '^/etc/security/dropgroups.d/50-local.conf:1: unknown key "bogus"$'
+	echo 'version = 1; restricting = ( "students" );' | policy /etc/security/dropgroups.d/50-local.conf
+	cli check -c "$T/tmp/source" --as "$POLICY"
+	assert_exit 0
+	assert_in out "^$T/tmp/source: valid: 2 rule\(s\), 2 restricting gid\(s\), 2 file\(s\) read$"
+	# include_dir = "." is the main file's own directory: refused, as the
+	# module refuses it (it reads every *.conf there, its own file too,
+	# and in /etc/security, access.conf...), even before it is installed
+	mkdir -m 0755 /etc/security/pol
+	sed '/^version/a include_dir = ".";' "$POLICY" | policy "$T/tmp/source"
+	cli check -c "$T/tmp/source"
+	assert_exit 0
+	cli check -c "$T/tmp/source" --as /etc/security/pol/dropgroups.conf
+	assert_exit 1
+	assert_in err "^$T/tmp/source:[0-9]+: include_dir is allowed only in the main file$"
+	cli check -c "$T/tmp/source" --as "$POLICY"
+	assert_exit 1
+	# the copy's directory is Ansible's, anybody's (a non-root SSH user
+	# with become): only the file itself is checked
+	chown nobody "$T/tmp"
+	grep -v include_dir "$POLICY" | policy "$T/tmp/source"
+	cli check -c "$T/tmp/source"
+	assert_exit 1
+	assert_in err 'directory .*/tmp is not owned by root'
+	cli check -c "$T/tmp/source" --as "$POLICY"
+	assert_exit 0
+	chmod 0666 "$T/tmp/source"
+	cli check -c "$T/tmp/source" --as "$POLICY"
+	assert_exit 1
+	assert_in err "^$T/tmp/source: the file is writable by group or others"
+	chmod 0644 "$T/tmp/source"
+	# PATH's own directory is checked as the module checks it
+	chmod 0777 /etc/security
+	cli check -c "$T/tmp/source" --as "$POLICY"
+	assert_exit 1
+	assert_in err 'directory /etc/security is writable by group or others'
+	chmod 0755 /etc/security
+}
+
+# A new main file whose include_dir is not the installed one's would
+# silently stop reading the drop-ins left in the old directory, and the
+# restricting groups they add.  The baseline: the file alone is valid.
+test_check_refuses_a_main_file_that_abandons_drop_ins() {
+	example_policy
+	mkdir -m 0755 /etc/security/dropgroups.d /etc/security/site.d
+	echo 'version = 1; restricting = ( "students" );' | policy /etc/security/dropgroups.d/10-local.conf
+	mkdir -m 0700 "$T/tmp"
+	sed '/^version/a include_dir = "/etc/security/site.d";' "$POLICY" | policy "$T/tmp/source"
+	cli check -c "$T/tmp/source"
+	assert_exit 0
+	cli check -c "$T/tmp/source" --as "$POLICY"
+	assert_exit 1
+	assert_in err "^$T/tmp/source: the installed $POLICY reads drop-ins from /etc/security/dropgroups.d, and this one would not: 10-local.conf would no longer be read \(move or remove them first\)$"
+	# once they are moved, it is accepted; the same directory spelled
+	# otherwise is the same directory
+	mv /etc/security/dropgroups.d/10-local.conf /etc/security/site.d/
+	cli check -c "$T/tmp/source" --as "$POLICY"
+	assert_exit 0
+	assert_in out 'valid: 2 rule\(s\), 2 restricting gid\(s\), 2 file\(s\) read$'
+	sed '/^version/a include_dir = "/etc/security/site.d";' "$POLICY" | policy "$POLICY.new"
+	mv "$POLICY.new" "$POLICY"
+	sed 's|/etc/security/site.d|site.d/.|' "$POLICY" | policy "$T/tmp/source"
+	cli check -c "$T/tmp/source" --as "$POLICY"
+	assert_exit 0
+}
+
+# check --drop-in FILE --as PATH: PATH must be in the directory the
+# policy reads its drop-ins from, or its restricting groups would never
+# be read.  The baseline: the bare NAME says nothing of the directory.
+test_check_a_drop_in_as_a_path_in_the_include_dir() {
+	sed '/^version/a include_dir = "/etc/security/local.d";' <<-'EOF' | policy
+	version = 1;
+	restricting = ( );
+	rules = ( { name = "ssh"; services = "sshd"; keep = "users"; } );
+	EOF
+	mkdir -m 0755 /etc/security/local.d /etc/security/dropgroups.d
+	mkdir -m 0700 "$T/tmp"
+	printf 'version = 1;\nrestricting = ( "games-abusers" );\n' | policy "$T/tmp/source"
+	cli check --drop-in "$T/tmp/source" --as 50-games.conf
+	assert_exit 0
+	cli check --drop-in "$T/tmp/source" --as /etc/security/dropgroups.d/50-games.conf
+	assert_exit 1
+	assert_in err "^$POLICY: the policy reads its drop-ins from /etc/security/local.d, not /etc/security/dropgroups.d: /etc/security/dropgroups.d/50-games.conf would never be read$"
+	cli check --drop-in "$T/tmp/source" --as /etc/security/local.d/50-games.conf
+	assert_exit 0
+	assert_in out "^$POLICY: valid: 1 rule\(s\), 1 restricting gid\(s\), 2 file\(s\) read$"
+	# Ansible's temporary directory is anybody's: the file itself is
+	# checked, not its directory
+	chown nobody "$T/tmp"
+	cli check --drop-in "$T/tmp/source" --as /etc/security/local.d/50-games.conf
+	assert_exit 0
+	chown root "$T/tmp/source"
+	chmod 0664 "$T/tmp/source"
+	cli check --drop-in "$T/tmp/source" --as /etc/security/local.d/50-games.conf
+	assert_exit 1
+	assert_in err "^$T/tmp/source: the file is writable by group or others"
+	chmod 0644 "$T/tmp/source"
+	# no include directory at all: a drop-in would never be read
+	rmdir /etc/security/local.d
+	cli check --drop-in "$T/tmp/source" --as 50-games.conf
+	assert_exit 1
+	assert_in err "^$POLICY: the include directory /etc/security/local.d does not exist: a drop-in would never be read$"
+}
+
+# The candidate is read at its name's place in the C-locale order, as it
+# will be once installed (the first matching rule wins): the warnings of
+# each file come in the order the files are read.  The baseline: last.
+test_check_reads_a_drop_in_candidate_at_its_sorted_place() {
+	example_policy
+	mkdir -m 0755 /etc/security/dropgroups.d
+	for f in 10-a 90-z; do
+		echo "version = 1; rules = ( { name = \"$f\"; services = \"Svc-$f\"; drop = \"audio\"; } );" |
+			policy /etc/security/dropgroups.d/$f.conf
+	done
+	mkdir -m 0700 "$T/tmp"
+	echo 'version = 1; rules = ( { name = "m"; services = "Svc-m"; drop = "audio"; } );' | policy "$T/tmp/source"
+	cli check --drop-in "$T/tmp/source" --as 50-m.conf
+	assert_exit 0
+	[ "$(grep -o 'Svc-[a-z0-9-]*' "$T/err" | xargs)" = "Svc-10-a Svc-m Svc-90-z" ] ||
+		fail "the candidate is not read between 10-a.conf and 90-z.conf"
+	cli check --drop-in "$T/tmp/source" --as /etc/security/dropgroups.d/95-m.conf
+	assert_exit 0
+	[ "$(grep -o 'Svc-[a-z0-9-]*' "$T/err" | xargs)" = "Svc-10-a Svc-90-z Svc-m" ] ||
+		fail "the candidate is not read after 90-z.conf"
 }
 
 test_check_applies_the_module_file_checks() {

@@ -229,3 +229,59 @@ test_ansible_role_checks_each_drop_in_with_the_installed_policy() {
 		fail "the drop-in was not repaired"
 	assert_login_trims
 }
+
+# A run that installs the main file and then has a drop-in refused puts
+# the main file back: the new main rule is never left live without the
+# restricting groups meant to come with it (the old role stopped with it
+# installed).  And a main file whose include_dir is "." (the main file's
+# own directory, /etc/security) is judged where it goes, and refused: the
+# old role checked it next to Ansible's copy, called it valid, and every
+# login was refused once it was installed.
+test_ansible_role_puts_every_file_back_when_one_is_refused() {
+	ansible_sandbox
+	valid_vars
+	play
+	assert_exit 0
+	INSTALL=none
+	cp -a /etc/security/dropgroups.conf "$T/good.conf"
+	cp -a /etc/security/dropgroups.d/50-local.conf "$T/good-50.conf"
+	ls -A /etc/security /etc/security/dropgroups.d > "$T/ls.before"
+	assert_login_trims
+	# a new main rule (valid) with a drop-in that names a group that
+	# does not exist (refused), and a new drop-in before it (valid)
+	vars <<-'EOF'
+	dropgroups_restricting: [games-abusers]
+	dropgroups_rules:
+	  - { name: ssh, services: [sshd, dgtest], keep: [users] }
+	dropgroups_drop_ins:
+	  - { name: 40-new.conf, restricting: [students] }
+	  - { name: 50-local.conf, restricting: [no-such-group] }
+	EOF
+	play
+	[ "$rc" -ne 0 ] || fail "the play installed an invalid drop-in"
+	assert_in out 'was put back as it was, and the policy as it was put back is valid'
+	assert_in out '/source:[0-9]+: restricting group \\"no-such-group\\" does not exist'
+	cmp /etc/security/dropgroups.conf "$T/good.conf" || fail "the main policy was left changed"
+	cmp /etc/security/dropgroups.d/50-local.conf "$T/good-50.conf" || fail "the drop-in changed"
+	ls -A /etc/security /etc/security/dropgroups.d > "$T/ls.after"
+	diff "$T/ls.before" "$T/ls.after" || fail "the play left a file behind, or took one away"
+	echo "  the policy files are byte-identical to the good ones, and no other is there"
+	assert_login_trims
+
+	# include_dir = "." in a site's own template
+	{
+		echo 'version = 1;'
+		echo 'include_dir = ".";'
+		echo 'restricting = ( "games-abusers" );'
+		echo 'rules = ( { name = "ssh"; services = [ "sshd" ]; drop = [ "audio" ]; } );'
+	} > "$T/dot.conf.j2"
+	valid_vars
+	echo "dropgroups_policy_template: $T/dot.conf.j2" >> "$T/vars.yml"
+	play
+	[ "$rc" -ne 0 ] || fail "the play installed a policy whose include_dir is its own directory"
+	assert_in play.err '/source:[0-9]+: include_dir is allowed only in the main file$'
+	cmp /etc/security/dropgroups.conf "$T/good.conf" || fail "the main policy changed"
+	ls -A /etc/security /etc/security/dropgroups.d > "$T/ls.after"
+	diff "$T/ls.before" "$T/ls.after" || fail "the play left a file behind"
+	assert_login_trims
+}
