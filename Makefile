@@ -205,6 +205,22 @@ bench-directory: all $(B)/logsink $(B)/nssprobe
 		unshare --mount --net --pid --fork --mount-proc -- \
 		bash tests/sandbox.sh tests/bench/directory.sh bench_directory
 
+# One login through pam_dropgroups against pam_permit, pam_group and the
+# bare getgroups+setgroups pair, in one process (tests/bench/pambench.c;
+# as root, in a mount namespace of its own with throwaway /etc files).
+# Its last line: dropgroups_vs_pam_group_ratio: R.  BENCH_CASES="G:R ..."
+# picks cases, BENCH_REPS the repetitions.  See README.md, "Performance".
+$(B)/pambench: tests/bench/pambench.c | $(B)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS) -lpam
+
+bench: all $(B)/pambench
+	$(B)/pambench $(CURDIR)/$(B)/pam_dropgroups.so
+
+# The same cases in callgrind instruction counts (deterministic on a
+# noisy machine), against tests/bench/callgrind-baseline.txt.
+bench-callgrind: all $(B)/pambench
+	tests/bench/callgrind.sh
+
 # Tests that can fail: each planted bug of tests/mutate/mutations, one at
 # a time in a scratch copy (build/mutate), against the tests it names
 # (root).  MUTATE_SET=ci: the subset CI runs.  mutate-apply: only check
@@ -227,4 +243,4 @@ clean:
 	rm -rf $(B) build-asan
 
 .PHONY: all deps unit helpers check check-asan check-unit demo install clean \
-	bench-directory mutate mutate-apply
+	bench-directory bench bench-callgrind mutate mutate-apply
