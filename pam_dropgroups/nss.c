@@ -146,7 +146,9 @@ static void fclosep(FILE **f)
  * keys at once: the per-key calls each read the whole file again, which
  * is O(keys x lines).  Anything unusual (no such line, an action, an
  * unreadable file) says no, and every key is asked on its own. */
-static bool files_first(const char *db)
+enum files_order { FILES_NOT_FIRST, FILES_FIRST, FILES_ONLY };
+
+static enum files_order files_first(const char *db)
 {
 	_cleanup_fclose_ FILE *f = fopen("/etc/nsswitch.conf", "re");
 	_cleanup_free_ char *line = NULL;
@@ -163,13 +165,17 @@ static bool files_first(const char *db)
 			continue;
 		p += dblen + 1;
 		if (sscanf(p, " %15s%n", first, &n) != 1)
-			return false;
+			return FILES_NOT_FIRST;
 		p += n;
 		(void)sscanf(p, " %c", &next);
 		/* the first line for db is the one glibc reads */
-		return strcmp(first, "files") == 0 && next != '[';
+		if (strcmp(first, "files") != 0 || next == '[')
+			return FILES_NOT_FIRST;
+		/* nothing after it (or a comment): the file's "not found"
+		 * is the last word too */
+		return !next || next == '#' ? FILES_ONLY : FILES_FIRST;
 	}
-	return false;
+	return FILES_NOT_FIRST;
 }
 
 /* One pass over a files-backend database, calling found(entry) for each
@@ -299,20 +305,27 @@ static int answers_from_file(bool groups, struct dg_name_answers *out,
 			     bool *done)
 {
 	struct by_name b = {out, done, groups};
+	enum files_order order;
 	int r;
 
-	if (out->n < 2 || !files_first(groups ? "group" : "passwd"))
+	if (out->n < 2 ||
+	    (order = files_first(groups ? "group" : "passwd")) == FILES_NOT_FIRST)
 		return 0;
 	r = groups ? file_pass("/etc/group", _SC_GETGR_R_SIZE_MAX, true,
 			       answer_from_file, &b)
 		   : file_pass("/etc/passwd", _SC_GETPW_R_SIZE_MAX, false,
 			       answer_from_file, &b);
-	if (r < 0)
+	if (r < 0) {
 		for (size_t i = 0; i < out->n; i++)
 			if (done[i]) {
 				done[i] = false;
 				out->v[i].status = 0;
 			}
+	} else if (order == FILES_ONLY) {
+		/* the file read whole lacks them: what the *_r call says */
+		for (size_t i = 0; i < out->n; i++)
+			done[i] = true;
+	}
 	return r == -ENOMEM ? r : 0;
 }
 
@@ -418,7 +431,7 @@ int dg_nss_gid_names(const struct dg_gids *gids, struct dg_gid_names *out,
 		     gid_t *failed)
 {
 	struct dg_gid_names names = {.v = dg_new0(struct dg_gid_name, gids->n)};
-
+	enum files_order order;
 	int r;
 
 	if (!names.v)
@@ -428,9 +441,11 @@ int dg_nss_gid_names(const struct dg_gids *gids, struct dg_gid_names *out,
 	/* The gids /etc/group has, in one pass when it is asked first; the
 	 * rest (a directory's groups, which a walk might not even list)
 	 * each with getgrgid_r, which fails closed as ever. */
-	if (gids->n >= 2 && files_first("group") &&
+	order = gids->n >= 2 ? files_first("group") : FILES_NOT_FIRST;
+	if (order != FILES_NOT_FIRST &&
 	    (r = file_pass("/etc/group", _SC_GETGR_R_SIZE_MAX, true,
 			   name_from_file, &names)) < 0) {
+		order = FILES_NOT_FIRST;
 		for (size_t i = 0; i < names.n; i++)
 			free(names.v[i].name), names.v[i].name = NULL;
 		if (r == -ENOMEM) {
@@ -441,7 +456,8 @@ int dg_nss_gid_names(const struct dg_gids *gids, struct dg_gid_names *out,
 	for (size_t i = 0; i < names.n; i++) {
 		gid_t g = names.v[i].gid;
 
-		if (names.v[i].name)
+		/* with files alone, a gid the file lacks has no name */
+		if (names.v[i].name || order == FILES_ONLY)
 			continue;
 		r = gid_name(g, &names.v[i].name);
 		if (r < 0) {
