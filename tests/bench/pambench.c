@@ -106,6 +106,14 @@ static void bind_file(const char *name, const char *target)
 		die(target);
 }
 
+/* The mount point is a directory of the host's /tmp: leave none behind
+ * (the mounts go with the namespace). */
+static void cleanup_tmp(void)
+{
+	(void)umount2(tmp, MNT_DETACH);
+	(void)rmdir(tmp);
+}
+
 /* The namespace and the files that do not depend on the case. */
 static void sandbox(void)
 {
@@ -117,6 +125,7 @@ static void sandbox(void)
 		die("mount --make-rprivate /");
 	if (!mkdtemp(tmp))
 		die("mkdtemp");
+	atexit(cleanup_tmp);
 	if (mount("tmpfs", tmp, "tmpfs", 0, "mode=0755") < 0)
 		die("mount tmpfs");
 	snprintf(path, sizeof(path), "%s/passwd", tmp);
