@@ -51,7 +51,7 @@ PIE_OBJS     := $(CORE:%=$(B)/pie/%.o) $(CLI_CORE:%=$(B)/pie/%.o) \
 		$(AUDIT:%=$(B)/pie/%.o) $(B)/pie/cli.o
 UNIT_TESTS   := test_policy test_config test_resolve test_idmap test_property \
 		test_pamstack test_ways
-TEST_HELPERS  = $(B)/logsink $(B)/libnss_dgfault.so.2 $(B)/allocfail \
+TEST_HELPERS  = $(B)/logsink $(B)/pambench $(B)/libnss_dgfault.so.2 $(B)/allocfail \
 		$(B)/pam_cycles $(B)/service_switch $(B)/two_sessions \
 		$(B)/pam_dropgroups-unpinned.so $(B)/nssprobe $(STRESS_HELPERS)
 
@@ -220,6 +220,22 @@ bench-audit: all $(B)/logsink
 		unshare --mount --net --pid --fork --mount-proc -- \
 		bash tests/sandbox.sh tests/bench/audit.sh bench_audit
 
+# One login through pam_dropgroups against pam_permit, pam_group and the
+# bare getgroups+setgroups pair, in one process (tests/bench/pambench.c;
+# as root, in a mount namespace of its own with throwaway /etc files).
+# Its last line: dropgroups_vs_pam_group_ratio: R.  BENCH_CASES="G:R ..."
+# picks cases, BENCH_REPS the repetitions.  See README.md, "Performance".
+$(B)/pambench: tests/bench/pambench.c | $(B)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS) -lpam
+
+bench: all $(B)/pambench
+	$(B)/pambench $(CURDIR)/$(B)/pam_dropgroups.so
+
+# The same cases in callgrind instruction counts (deterministic on a
+# noisy machine), against tests/bench/callgrind-baseline.txt.
+bench-callgrind: all $(B)/pambench
+	tests/bench/callgrind.sh
+
 # Tests that can fail: each planted bug of tests/mutate/mutations, one at
 # a time in a scratch copy (build/mutate), against the tests it names
 # (root).  MUTATE_SET=ci: the subset CI runs.  mutate-apply: only check
@@ -242,4 +258,4 @@ clean:
 	rm -rf $(B) build-asan
 
 .PHONY: all deps unit helpers check check-asan check-unit demo install clean \
-	bench-directory bench-audit mutate mutate-apply
+	bench-directory bench-audit bench bench-callgrind mutate mutate-apply

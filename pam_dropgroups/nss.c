@@ -3,12 +3,14 @@
 #include "nss.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <grp.h>
 #include <limits.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -129,6 +131,204 @@ static int get_user(const char *name, uid_t uid, struct passwd *pw,
 		    : nss_get(call_getpwuid, _SC_GETPW_R_SIZE_MAX, &uid, pw, buf);
 }
 
+static void fclosep(FILE **f)
+{
+	if (*f)
+		(void)fclose(*f);
+}
+
+#define _cleanup_fclose_ __attribute__((cleanup(fclosep)))
+
+/* Does database `db` ("group", "passwd") of /etc/nsswitch.conf ask the
+ * files backend first, and stop at its answer (no action after it)?
+ * Then, for a key that the file has, the file's first matching line is
+ * what the *_r call answers, and one pass over the file answers many
+ * keys at once: the per-key calls each read the whole file again, which
+ * is O(keys x lines).  Anything unusual (no such line, an action, an
+ * unreadable file) says no, and every key is asked on its own. */
+enum files_order { FILES_NOT_FIRST, FILES_FIRST, FILES_ONLY };
+
+static enum files_order files_first(const char *db)
+{
+	_cleanup_fclose_ FILE *f = fopen("/etc/nsswitch.conf", "re");
+	_cleanup_free_ char *line = NULL;
+	size_t cap = 0, dblen = strlen(db);
+
+	if (!f)
+		return false;
+	while (getline(&line, &cap, f) > 0) {
+		const char *p = line + strspn(line, " \t");
+		char first[16], next = 0;
+		int n = 0;
+
+		if (strncmp(p, db, dblen) != 0 || p[dblen] != ':')
+			continue;
+		p += dblen + 1;
+		if (sscanf(p, " %15s%n", first, &n) != 1)
+			return FILES_NOT_FIRST;
+		p += n;
+		(void)sscanf(p, " %c", &next);
+		/* the first line for db is the one glibc reads */
+		if (strcmp(first, "files") != 0 || next == '[')
+			return FILES_NOT_FIRST;
+		/* nothing after it (or a comment): the file's "not found"
+		 * is the last word too */
+		return !next || next == '#' ? FILES_ONLY : FILES_FIRST;
+	}
+	return FILES_NOT_FIRST;
+}
+
+/* One pass over a files-backend database, calling found(entry) for each
+ * entry in file order.  0, -ENOMEM, or -EIO when the file could not be
+ * read whole (the caller then asks every key on its own). */
+typedef int (*file_entry_fn)(void *entry, void *ctx);
+
+#define FILE_PASS_MAX (256u << 20)
+
+static int file_pass(const char *path, int sysconf_key, bool groups,
+		     file_entry_fn found, void *ctx)
+{
+	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
+	_cleanup_free_ char *text = NULL;
+	_cleanup_fclose_ FILE *f = NULL;
+	size_t size = initial_buffer(sysconf_key), len = 0;
+	_cleanup_free_ char *buf = malloc(size);
+	struct stat st;
+	int r;
+
+	if (fd < 0 || fstat(fd, &st) < 0)
+		return errno == ENOMEM ? -ENOMEM : -EIO;
+	if (!buf)
+		return -ENOMEM;
+	/* Read whole, then parsed from memory by glibc's own parser:
+	 * fgetgrent_r on the file would ask the kernel for its offset
+	 * (lseek) at every line. */
+	r = dg_read_whole(fd, (size_t)st.st_size, FILE_PASS_MAX, &text, &len);
+	if (r < 0)
+		return r == -ENOMEM ? r : -EIO;
+	if (!len)
+		return 0;
+	if (!(f = fmemopen(text, len, "r")))
+		return errno == ENOMEM ? -ENOMEM : -EIO;
+	for (;;) {
+		union { struct group gr; struct passwd pw; } e;
+		void *res = NULL;
+
+		if (groups) {
+			struct group *g = NULL;
+
+			r = fgetgrent_r(f, &e.gr, buf, size, &g);
+			res = g;
+		} else {
+			struct passwd *pw = NULL;
+
+			r = fgetpwent_r(f, &e.pw, buf, size, &pw);
+			res = pw;
+		}
+		if (r == ERANGE && size < NSS_BUFFER_MAX) {
+			/* glibc has put the line back: read it again */
+			char *nb = realloc(buf, size * 2);
+
+			if (!nb)
+				return -ENOMEM;
+			buf = nb;
+			size *= 2;
+			continue;
+		}
+		if (r == ENOENT && !ferror(f))
+			return 0; /* the end of the file */
+		if (r != 0 || !res)
+			return r == ENOMEM ? -ENOMEM : -EIO;
+		if ((r = found(res, ctx)) < 0)
+			return r;
+	}
+}
+
+/* nss_files never answers with a compat "+"/"-" entry. */
+static bool files_answers(const char *name)
+{
+	return name[0] != '+' && name[0] != '-';
+}
+
+static int cmp_gid(const void *a, const void *b)
+{
+	gid_t x = *(const gid_t *)a, y = ((const struct dg_gid_name *)b)->gid;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Name the gids of `names` (sorted) that /etc/group has. */
+static int name_from_file(void *entry, void *ctx)
+{
+	const struct group *gr = entry;
+	struct dg_gid_names *names = ctx;
+	struct dg_gid_name *n;
+
+	if (!files_answers(gr->gr_name) ||
+	    !(n = bsearch(&gr->gr_gid, names->v, names->n, sizeof(*names->v),
+			  cmp_gid)) ||
+	    n->name) /* the first line wins, as in getgrgid_r */
+		return 0;
+	return (n->name = strdup(gr->gr_name)) ? 0 : -ENOMEM;
+}
+
+struct by_name {
+	struct dg_name_answers *answers;
+	bool *done;
+	bool groups;
+};
+
+/* Answer the names of ctx that the file has (its first line for each). */
+static int answer_from_file(void *entry, void *ctx)
+{
+	struct by_name *b = ctx;
+	const char *name = b->groups ? ((struct group *)entry)->gr_name
+				     : ((struct passwd *)entry)->pw_name;
+	const struct dg_name_answer *a;
+	size_t i;
+
+	if (!files_answers(name) || !(a = dg_name_answers_get(b->answers, name)))
+		return 0;
+	i = (size_t)(a - b->answers->v);
+	if (b->done[i])
+		return 0;
+	b->done[i] = true;
+	b->answers->v[i].status = 1;
+	if (b->groups)
+		b->answers->v[i].gid = ((struct group *)entry)->gr_gid;
+	return 0;
+}
+
+/* Answer what the files backend can of out (sorted by name) in one pass;
+ * done[i] is set for each name it answered.  A failure answers none. */
+static int answers_from_file(bool groups, struct dg_name_answers *out,
+			     bool *done)
+{
+	struct by_name b = {out, done, groups};
+	enum files_order order;
+	int r;
+
+	if (out->n < 2 ||
+	    (order = files_first(groups ? "group" : "passwd")) == FILES_NOT_FIRST)
+		return 0;
+	r = groups ? file_pass("/etc/group", _SC_GETGR_R_SIZE_MAX, true,
+			       answer_from_file, &b)
+		   : file_pass("/etc/passwd", _SC_GETPW_R_SIZE_MAX, false,
+			       answer_from_file, &b);
+	if (r < 0) {
+		for (size_t i = 0; i < out->n; i++)
+			if (done[i]) {
+				done[i] = false;
+				out->v[i].status = 0;
+			}
+	} else if (order == FILES_ONLY) {
+		/* the file read whole lacks them: what the *_r call says */
+		for (size_t i = 0; i < out->n; i++)
+			done[i] = true;
+	}
+	return r == -ENOMEM ? r : 0;
+}
+
 int dg_group_by_name(const char *name, gid_t *gid)
 {
 	_cleanup_free_ char *buf = NULL;
@@ -159,10 +359,17 @@ int dg_nss_groups_by_name(const struct dg_strings *names,
 			  struct dg_name_answers *out)
 {
 	int r = answers_new(names, out);
+	_cleanup_free_ bool *done = r == 0 ? dg_new0(bool, out->n + 1) : NULL;
 
+	if (r == 0 && !done)
+		r = -ENOMEM;
+	if (r == 0)
+		r = answers_from_file(true, out, done);
 	for (size_t i = 0; i < out->n && r == 0; i++) {
 		struct dg_name_answer *a = &out->v[i];
 
+		if (done[i])
+			continue; /* /etc/group has it, and is asked first */
 		a->status = dg_group_by_name(a->name, &a->gid);
 		if (a->status == 0 && confirm &&
 		    dg_strings_has_sorted(confirm, a->name))
@@ -179,11 +386,18 @@ int dg_nss_users_exist(const struct dg_strings *names,
 		       struct dg_name_answers *out)
 {
 	int r = answers_new(names, out);
+	_cleanup_free_ bool *done = r == 0 ? dg_new0(bool, out->n + 1) : NULL;
 
+	if (r == 0 && !done)
+		r = -ENOMEM;
+	if (r == 0)
+		r = answers_from_file(false, out, done);
 	for (size_t i = 0; i < out->n && r == 0; i++) {
 		_cleanup_free_ char *buf = NULL;
 		struct passwd pw;
 
+		if (done[i])
+			continue; /* /etc/passwd has it, and is asked first */
 		out->v[i].status = get_user(out->v[i].name, 0, &pw, &buf);
 		if (out->v[i].status == -ENOMEM)
 			r = -ENOMEM;
@@ -217,14 +431,35 @@ int dg_nss_gid_names(const struct dg_gids *gids, struct dg_gid_names *out,
 		     gid_t *failed)
 {
 	struct dg_gid_names names = {.v = dg_new0(struct dg_gid_name, gids->n)};
+	enum files_order order;
+	int r;
 
 	if (!names.v)
 		return -ENOMEM;
-	for (; names.n < gids->n; names.n++) {
-		gid_t g = gids->v[names.n]; /* sorted: so are the names */
-		int r = gid_name(g, &names.v[names.n].name);
+	for (names.n = 0; names.n < gids->n; names.n++)
+		names.v[names.n].gid = gids->v[names.n]; /* sorted */
+	/* The gids /etc/group has, in one pass when it is asked first; the
+	 * rest (a directory's groups, which a walk might not even list)
+	 * each with getgrgid_r, which fails closed as ever. */
+	order = gids->n >= 2 ? files_first("group") : FILES_NOT_FIRST;
+	if (order != FILES_NOT_FIRST &&
+	    (r = file_pass("/etc/group", _SC_GETGR_R_SIZE_MAX, true,
+			   name_from_file, &names)) < 0) {
+		order = FILES_NOT_FIRST;
+		for (size_t i = 0; i < names.n; i++)
+			free(names.v[i].name), names.v[i].name = NULL;
+		if (r == -ENOMEM) {
+			dg_gid_names_free(&names);
+			return r;
+		}
+	}
+	for (size_t i = 0; i < names.n; i++) {
+		gid_t g = names.v[i].gid;
 
-		names.v[names.n].gid = g;
+		/* with files alone, a gid the file lacks has no name */
+		if (names.v[i].name || order == FILES_ONLY)
+			continue;
+		r = gid_name(g, &names.v[i].name);
 		if (r < 0) {
 			*failed = g;
 			dg_gid_names_free(&names);

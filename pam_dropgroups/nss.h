@@ -31,7 +31,12 @@ int dg_nss_users_exist(const struct dg_strings *names,
 		       struct dg_name_answers *out);
 
 /* What NSS calls each of gids (getgrgid_r), into *out.  0, -ENOMEM, or
- * another -errno when NSS failed for *failed. */
+ * another -errno when NSS failed for *failed.  When nsswitch.conf asks
+ * "files" first, the gids /etc/group has are named in one pass over it
+ * (its first line for a gid, as nss_files answers), and only the others
+ * are asked one by one: same answers, O(lines + gids log gids) instead of
+ * O(lines x gids).  dg_nss_groups_by_name and dg_nss_users_exist do the
+ * same with names. */
 int dg_nss_gid_names(const struct dg_gids *gids, struct dg_gid_names *out,
 		     gid_t *failed);
 

@@ -114,8 +114,8 @@ static char *list_groups(const struct dg_outcome *o, bool want_kept,
 
 	for (size_t i = 0; f && i < d->n_verdicts; i++) {
 		const struct dg_verdict *v = &d->verdicts[i];
-		const char *name = dg_gid_names_get(&o->names, v->gid);
 		_cleanup_free_ char *label = NULL;
+		const char *name;
 
 		if (v->kept != want_kept || (only_noted && !v->restricting_named))
 			continue;
@@ -123,6 +123,7 @@ static char *list_groups(const struct dg_outcome *o, bool want_kept,
 			more++;
 			continue;
 		}
+		name = dg_gid_names_get(&o->names, v->gid);
 		if (!name && !(label = dg_group_label(v->gid)))
 			bad = 1;
 		else if (name)

@@ -94,9 +94,16 @@ int dg_plan_decide(const struct dg_plan *plan, const gid_t *current,
 	/* Names can only keep more: name what this pass drops, and decide
 	 * again with every name known. */
 	if ((r = unnamed_drops(&o.decision, known, &ask)) < 0 ||
-	    (ask.n && (r = dg_nss_gid_names(&ask, &asked, failed)) < 0) ||
-	    (r = dg_gid_names_merge(known, &asked, &o.names)) < 0)
+	    (ask.n && (r = dg_nss_gid_names(&ask, &asked, failed)) < 0))
 		goto out;
+	if (!known || !known->n) {
+		/* nothing to merge: the names just asked are all of them
+		 * (sorted, as ask is), without copying 65,536 strings */
+		o.names = asked;
+		asked = (struct dg_gid_names){0};
+	} else if ((r = dg_gid_names_merge(known, &asked, &o.names)) < 0) {
+		goto out;
+	}
 	if (ask.n) {
 		dg_decision_free(&o.decision);
 		r = dg_decide(current, n_current, plan->user.primary_gid,

@@ -265,6 +265,10 @@ static void check_invisible(struct scan *s, const char *text)
 				   u);
 			return;
 		}
+		/* every bidi control starts with one of these two bytes:
+		 * the comparisons are for them only, not for every byte */
+		if (u != 0xe2 && u != 0xd8)
+			continue;
 		for (size_t i = 0; i < sizeof(bidi_controls) / sizeof(*bidi_controls); i++)
 			if (strncmp(c, bidi_controls[i], strlen(bidi_controls[i])) == 0) {
 				scan_error(s, line,

@@ -1,0 +1,447 @@
+/* pambench: what one login costs through pam_dropgroups, side by side
+ * with pam_permit (the floor), pam_group (the peer) and the bare
+ * getgroups+setgroups pair (the physical floor), in one process.
+ *
+ * As root, in a private mount namespace of its own: /etc/passwd,
+ * /etc/group, /etc/nsswitch.conf are bind-mounted from throwaway files,
+ * /etc/pam.d and /etc/security are throwaway tmpfs; the host's /etc is
+ * never written.  See README.md, "Performance".
+ *
+ *   pambench MODULE.so                 the table (make bench)
+ *   pambench MODULE.so G R PEER MODE   one login (make bench-callgrind:
+ *                                      callgrind counts bench_login only)
+ *
+ * PEER: permit, group, dropgroups, bare.  MODE: fresh, live.
+ * BENCH_REPS (default 5) repetitions, interleaved across the peers; each
+ * figure is the median.  BENCH_CASES="G:R G:R ..." picks the cases. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <errno.h>
+#include <grp.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <security/pam_appl.h>
+
+#define USER "benchuser"
+#define USER_GID 5000
+#define FIRST_GID 10000
+#define RESTR_GID 9999  /* "restr": restricting, in the starting list */
+#define EXTRA_GID 9998  /* "extra": what pam_group adds */
+#define POLICY "/etc/security/bench-dropgroups.conf"
+
+enum peer { P_BARE, P_PERMIT, P_GROUP, P_DG, N_PEERS };
+static const char *peer_name[N_PEERS] = {"bare", "permit", "group",
+					 "dropgroups"};
+static const char *peer_service[N_PEERS] = {NULL, "bench-permit",
+					    "bench-group", "bench-dg"};
+
+static const char *module;
+static gid_t *start;
+static size_t n_start;
+static gid_t *scratch;
+static pam_handle_t *live[N_PEERS];
+static int bad_rc[N_PEERS][2];
+
+static void die(const char *what)
+{
+	perror(what);
+	exit(1);
+}
+
+static int conv(int n, const struct pam_message **msg,
+		struct pam_response **resp, void *data)
+{
+	(void)n, (void)msg, (void)data;
+	*resp = NULL;
+	return PAM_CONV_ERR;
+}
+
+static const struct pam_conv the_conv = {conv, NULL};
+
+static void write_file(const char *path, const char *text, size_t len)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f || fwrite(text, 1, len, f) != len || fclose(f) != 0)
+		die(path);
+}
+
+/* A growing string. */
+struct buf {
+	char *s;
+	size_t len;
+	FILE *f;
+};
+
+static void buf_open(struct buf *b)
+{
+	if (!(b->f = open_memstream(&b->s, &b->len)))
+		die("open_memstream");
+}
+
+static void buf_write(struct buf *b, const char *path)
+{
+	if (fclose(b->f) != 0)
+		die("fclose");
+	write_file(path, b->s, b->len);
+	free(b->s);
+}
+
+static char tmp[] = "/tmp/pambench.XXXXXX";
+
+static void bind_file(const char *name, const char *target)
+{
+	char src[128];
+
+	snprintf(src, sizeof(src), "%s/%s", tmp, name);
+	if (mount(src, target, NULL, MS_BIND, NULL) < 0)
+		die(target);
+}
+
+/* The mount point is a directory of the host's /tmp: leave none behind
+ * (the mounts go with the namespace). */
+static void cleanup_tmp(void)
+{
+	(void)umount2(tmp, MNT_DETACH);
+	(void)rmdir(tmp);
+}
+
+/* The namespace and the files that do not depend on the case. */
+static void sandbox(void)
+{
+	char path[128];
+
+	if (unshare(CLONE_NEWNS) < 0)
+		die("unshare(CLONE_NEWNS) (run as root)");
+	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
+		die("mount --make-rprivate /");
+	if (!mkdtemp(tmp))
+		die("mkdtemp");
+	atexit(cleanup_tmp);
+	if (mount("tmpfs", tmp, "tmpfs", 0, "mode=0755") < 0)
+		die("mount tmpfs");
+	snprintf(path, sizeof(path), "%s/passwd", tmp);
+	{
+		static const char pw[] =
+			"root:x:0:0:root:/root:/bin/bash\n"
+			USER ":x:5000:5000::/nonexistent:/bin/false\n";
+		write_file(path, pw, sizeof(pw) - 1);
+	}
+	snprintf(path, sizeof(path), "%s/nsswitch.conf", tmp);
+	{
+		static const char ns[] = "passwd: files\ngroup: files\n"
+					 "shadow: files\n";
+		write_file(path, ns, sizeof(ns) - 1);
+	}
+	bind_file("passwd", "/etc/passwd");
+	bind_file("nsswitch.conf", "/etc/nsswitch.conf");
+	/* an empty group file for now; the case writes its own */
+	snprintf(path, sizeof(path), "%s/group", tmp);
+	write_file(path, "", 0);
+	bind_file("group", "/etc/group");
+	if (mount("tmpfs", "/etc/pam.d", "tmpfs", 0, "mode=0755") < 0 ||
+	    mount("tmpfs", "/etc/security", "tmpfs", 0, "mode=0755") < 0)
+		die("mount tmpfs on /etc/pam.d or /etc/security");
+
+	struct buf b;
+
+	buf_open(&b);
+	fprintf(b.f, "auth required pam_permit.so\n"
+		     "account required pam_permit.so\n"
+		     "session required pam_permit.so\n");
+	buf_write(&b, "/etc/pam.d/bench-permit");
+	buf_open(&b);
+	fprintf(b.f, "auth required pam_group.so\n"
+		     "account required pam_permit.so\n"
+		     "session required pam_permit.so\n");
+	buf_write(&b, "/etc/pam.d/bench-group");
+	buf_open(&b);
+	fprintf(b.f, "auth required %s config=%s\n"
+		     "account required pam_permit.so\n"
+		     "session required pam_permit.so\n",
+		module, POLICY);
+	buf_write(&b, "/etc/pam.d/bench-dg");
+}
+
+/* The case's /etc/group (written in place: the bind mount stays),
+ * group.conf and policy: n_groups starting groups g0.. with names, and
+ * n_rules rules each, the matching one last. */
+static void write_case(size_t n_groups, size_t n_rules)
+{
+	char path[128];
+	struct buf b;
+
+	buf_open(&b);
+	fprintf(b.f, "root:x:0:\n" USER ":x:%d:\nrestr:x:%d:\nextra:x:%d:\n",
+		USER_GID, RESTR_GID, EXTRA_GID);
+	for (size_t i = 0; i + 1 < n_groups; i++)
+		fprintf(b.f, "g%zu:x:%zu:" USER "\n", i, FIRST_GID + i);
+	snprintf(path, sizeof(path), "%s/group", tmp);
+	buf_write(&b, path);
+
+	/* pam_group: the same number of lines, each for another user;
+	 * the last adds "extra" to ours. */
+	buf_open(&b);
+	for (size_t i = 0; i + 1 < n_rules; i++)
+		fprintf(b.f, "bench-group;*;nouser%zu;Al0000-2400;extra\n", i);
+	fprintf(b.f, "bench-group;*;" USER ";Al0000-2400;extra\n");
+	buf_write(&b, "/etc/security/group.conf");
+
+	/* pam_dropgroups: rules for other users (each naming a group, as
+	 * generated policies do), then ours: drop everything but the
+	 * restricting group, named by name. */
+	buf_open(&b);
+	fprintf(b.f, "version = 1;\nrestricting = [ \"restr\" ];\n"
+		     "rules = (\n");
+	for (size_t i = 0; i + 1 < n_rules; i++)
+		fprintf(b.f, "  { name = \"r%zu\"; services = [ \"bench-dg\" ]; "
+			     "users = [ \"nouser%zu\" ]; drop = [ \"g%zu\" ]; },\n",
+			i, i, i % (n_groups > 1 ? n_groups - 1 : 1));
+	fprintf(b.f, "  { name = \"ours\"; services = [ \"bench-dg\" ]; "
+		     "users = [ \"" USER "\" ]; drop = [ \"*\" ]; }\n);\n");
+	buf_write(&b, POLICY);
+
+	free(start);
+	free(scratch);
+	n_start = n_groups;
+	if (!(start = calloc(n_groups, sizeof(*start))) ||
+	    !(scratch = calloc(n_groups + 16, sizeof(*scratch))))
+		die("calloc");
+	start[0] = RESTR_GID;
+	for (size_t i = 1; i < n_groups; i++)
+		start[i] = (gid_t)(FIRST_GID + i - 1);
+}
+
+static void restore(void)
+{
+	if (setgroups(n_start, start) < 0)
+		die("setgroups (restore)");
+}
+
+static double now_us(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1e6 + t.tv_nsec / 1e3;
+}
+
+/* One login of peer; fresh: a handle of its own.  Not static and never
+ * inlined: callgrind counts this function alone (--toggle-collect). */
+__attribute__((noinline)) int bench_login(enum peer p, int fresh);
+__attribute__((noinline)) int bench_login(enum peer p, int fresh)
+{
+	pam_handle_t *h;
+	int r;
+
+	if (p == P_BARE) {
+		int n = getgroups((int)n_start + 16, scratch);
+
+		return n < 0 || setgroups((size_t)n, scratch) < 0 ? -1 : 0;
+	}
+	if (!fresh) {
+		if (!live[p] && pam_start(peer_service[p], USER, &the_conv,
+					  &live[p]) != PAM_SUCCESS)
+			return -1;
+		return pam_setcred(live[p], PAM_ESTABLISH_CRED);
+	}
+	if (pam_start(peer_service[p], USER, &the_conv, &h) != PAM_SUCCESS)
+		return -1;
+	r = pam_setcred(h, PAM_ESTABLISH_CRED);
+	pam_end(h, r);
+	return r;
+}
+
+static void end_live(void)
+{
+	for (int p = 0; p < N_PEERS; p++)
+		if (live[p]) {
+			pam_end(live[p], PAM_SUCCESS);
+			live[p] = NULL;
+		}
+}
+
+/* Mean µs per login over iters logins, each from the starting list. */
+static double measure(enum peer p, int fresh, int iters)
+{
+	double total = 0;
+
+	for (int i = 0; i < iters; i++) {
+		double t0;
+		int r;
+
+		restore();
+		t0 = now_us();
+		r = bench_login(p, fresh);
+		total += now_us() - t0;
+		if (r != 0)
+			bad_rc[p][fresh] = r;
+	}
+	return total / iters;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+#define MAX_REPS 64
+
+static double run_case(size_t g, size_t r, double *fig /* [2][N_PEERS] */)
+{
+	int reps = getenv("BENCH_REPS") ? atoi(getenv("BENCH_REPS")) : 5;
+	double v[2][N_PEERS][MAX_REPS];
+	int iters[2][N_PEERS];
+
+	if (reps < 5)
+		reps = 5;
+	if (reps > MAX_REPS)
+		reps = MAX_REPS;
+	write_case(g, r);
+	end_live();
+	/* enough logins per figure for ~20 ms (at least 1, at most 200) */
+	for (int fresh = 0; fresh < 2; fresh++)
+		for (int p = 0; p < N_PEERS; p++) {
+			double t = measure(p, fresh, 1);
+			int n = (int)(20000 / (t > 1 ? t : 1));
+
+			iters[fresh][p] = n < 1 ? 1 : n > 200 ? 200 : n;
+		}
+	for (int k = 0; k < reps; k++)
+		for (int fresh = 0; fresh < 2; fresh++)
+			for (int i = 0; i < N_PEERS; i++) {
+				/* a different order each round */
+				int p = (i + k) % N_PEERS;
+
+				v[fresh][p][k] = measure(p, fresh,
+							 iters[fresh][p]);
+			}
+	for (int fresh = 0; fresh < 2; fresh++)
+		for (int p = 0; p < N_PEERS; p++)
+			fig[fresh * N_PEERS + p] = median(v[fresh][p], reps);
+	/* R: the median over repetitions of the per-round ratio */
+	{
+		double ratio[MAX_REPS];
+
+		for (int k = 0; k < reps; k++)
+			ratio[k] = v[1][P_DG][k] / v[1][P_GROUP][k];
+		return median(ratio, reps);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	static const size_t def_cases[][2] = {
+		{16, 1},     {1024, 1},     {65536, 1},
+		{16, 100},   {1024, 100},   {65536, 100},
+		{16, 10000}, {1024, 10000}, {65536, 10000},
+	};
+	size_t cases[32][2], n_cases = 0;
+	double headline = -1;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (argc != 2 && argc != 6) {
+		fprintf(stderr, "usage: pambench MODULE.so [G R PEER MODE]\n");
+		return 2;
+	}
+	module = argv[1];
+	if (geteuid() != 0) {
+		fprintf(stderr, "pambench: needs root (a mount namespace)\n");
+		return 77;
+	}
+	sandbox();
+
+	if (argc == 6) { /* one login, for callgrind */
+		int p, fresh = strcmp(argv[5], "fresh") == 0, r;
+
+		for (p = 0; p < N_PEERS; p++)
+			if (strcmp(argv[4], peer_name[p]) == 0)
+				break;
+		if (p == N_PEERS)
+			return 2;
+		write_case(strtoul(argv[2], NULL, 10),
+			   strtoul(argv[3], NULL, 10));
+		if (!fresh) { /* warm the handle: count the second call */
+			restore();
+			bench_login(p, 0);
+		}
+		restore();
+		r = bench_login(p, fresh);
+		end_live();
+		return r == 0 || p == P_GROUP ? 0 : 1;
+	}
+
+	if (getenv("BENCH_CASES")) {
+		char *s = strdup(getenv("BENCH_CASES")), *save = NULL;
+
+		for (char *t = strtok_r(s, " ,", &save); t && n_cases < 32;
+		     t = strtok_r(NULL, " ,", &save))
+			if (sscanf(t, "%zu:%zu", &cases[n_cases][0],
+				   &cases[n_cases][1]) == 2)
+				n_cases++;
+		free(s);
+	} else {
+		n_cases = sizeof(def_cases) / sizeof(def_cases[0]);
+		memcpy(cases, def_cases, sizeof(def_cases));
+	}
+
+	printf("# µs per login, median of >=5 interleaved repetitions; "
+	       "fresh = pam_start..pam_setcred..pam_end, live = pam_setcred "
+	       "on one handle\n");
+	printf("%-7s %-6s %-5s %10s %10s %10s %10s %8s %9s %9s\n", "groups",
+	       "rules", "mode", "bare", "permit", "group", "dropgrp",
+	       "dg/group", "dg/floor", "dg-permit");
+	for (size_t c = 0; c < n_cases; c++) {
+		double fig[2 * N_PEERS];
+		size_t g = cases[c][0], r = cases[c][1];
+		double R = run_case(g, r, fig);
+
+		for (int fresh = 1; fresh >= 0; fresh--) {
+			double *f = fig + fresh * N_PEERS;
+
+			printf("%-7zu %-6zu %-5s %10.1f %10.1f %10.1f %10.1f "
+			       "%8.2f %9.2f %9.1f\n",
+			       g, r, fresh ? "fresh" : "live", f[P_BARE],
+			       f[P_PERMIT], f[P_GROUP], f[P_DG],
+			       f[P_DG] / f[P_GROUP],
+			       f[P_DG] / (f[P_BARE] + f[P_PERMIT]),
+			       f[P_DG] - f[P_PERMIT]);
+		}
+		if (g == 16 && r == 100)
+			headline = R;
+	}
+	for (int p = 0; p < N_PEERS; p++)
+		for (int fresh = 0; fresh < 2; fresh++)
+			if (bad_rc[p][fresh])
+				printf("# note: %s (%s) returned %d in some "
+				       "login%s\n",
+				       peer_name[p], fresh ? "fresh" : "live",
+				       bad_rc[p][fresh],
+				       p == P_GROUP ? " (pam_group cannot add "
+						      "a group past 65,536)"
+						    : "");
+	if (headline < 0) {
+		double fig[2 * N_PEERS];
+
+		headline = run_case(16, 100, fig);
+	}
+	end_live();
+	printf("dropgroups_vs_pam_group_ratio: %.2f\n", headline);
+	return 0;
+}

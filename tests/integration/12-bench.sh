@@ -1,0 +1,26 @@
+# The cost of a login in instructions (make bench-callgrind): a change
+# that makes one of the gate's cases more than 20% dearer than
+# tests/bench/callgrind-baseline.txt fails here.  Regenerate the baseline
+# (tests/bench/callgrind.sh --baseline) only for a cost that is meant.
+
+test_callgrind_instructions_within_baseline() {
+	skip_under_sanitizers "callgrind counts the uninstrumented build"
+	command -v valgrind > /dev/null || fail "valgrind is missing (tests/install-deps.sh)"
+	[ -x "$BUILD/pambench" ] || fail "$BUILD/pambench is missing (make helpers)"
+	"$TOP/tests/bench/callgrind.sh" --check || fail "a case grew past its baseline"
+}
+
+# The gate can fail: a baseline a third lower than today's counts is
+# exceeded.
+test_callgrind_gate_catches_growth() {
+	skip_under_sanitizers "callgrind counts the uninstrumented build"
+	command -v valgrind > /dev/null || fail "valgrind is missing (tests/install-deps.sh)"
+	[ -x "$BUILD/pambench" ] || fail "$BUILD/pambench is missing (make helpers)"
+	awk '/^#/ { print; next } { printf "%s %s %d\n", $1, $2, $3 * 2 / 3 }' \
+		"$TOP/tests/bench/callgrind-baseline.txt" > "$T/lowered.txt"
+	if CG_CASES="16:100" "$TOP/tests/bench/callgrind.sh" --check "$T/lowered.txt" > "$T/out" 2>&1; then
+		cat "$T/out"
+		fail "the gate passed against a baseline a third lower"
+	fi
+	grep -q 'GREW more than 20%' "$T/out" || { cat "$T/out"; fail "no GREW verdict"; }
+}
