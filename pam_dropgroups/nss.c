@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -145,37 +146,63 @@ static void fclosep(FILE **f)
  * what the *_r call answers, and one pass over the file answers many
  * keys at once: the per-key calls each read the whole file again, which
  * is O(keys x lines).  Anything unusual (no such line, an action, an
- * unreadable file) says no, and every key is asked on its own. */
+ * unreadable file) says no, and every key is asked on its own.
+ *
+ * The file is read as glibc reads it: a line is "NAME :" with blanks
+ * allowed around NAME and before the colon, and when a database has
+ * several lines the LAST one is the one glibc uses.  A line whose name
+ * matches only when case is ignored makes the answer no: this need not
+ * know whether glibc would honour it. */
 enum files_order { FILES_NOT_FIRST, FILES_FIRST, FILES_ONLY };
+
+#define NSSWITCH_BLANKS " \t\n\v\f\r"
+
+/* The services of one line, after the colon. */
+static enum files_order files_order_of(const char *p)
+{
+	size_t n;
+
+	p += strspn(p, NSSWITCH_BLANKS);
+	n = strcspn(p, NSSWITCH_BLANKS "[");
+	if (n != 5 || strncmp(p, "files", 5) != 0)
+		return FILES_NOT_FIRST;
+	p += n;
+	p += strspn(p, NSSWITCH_BLANKS);
+	if (*p == '[')
+		return FILES_NOT_FIRST; /* an action decides what comes next */
+	/* Nothing after it: the file's "not found" is the last word too.
+	 * Anything else, a comment included, is read as more services:
+	 * then a key the file lacks is asked on its own, which is right
+	 * whatever glibc makes of the rest. */
+	return *p ? FILES_FIRST : FILES_ONLY;
+}
 
 static enum files_order files_first(const char *db)
 {
 	_cleanup_fclose_ FILE *f = fopen("/etc/nsswitch.conf", "re");
 	_cleanup_free_ char *line = NULL;
 	size_t cap = 0, dblen = strlen(db);
+	enum files_order order = FILES_NOT_FIRST; /* no line: glibc's default */
 
 	if (!f)
-		return false;
+		return FILES_NOT_FIRST;
 	while (getline(&line, &cap, f) > 0) {
-		const char *p = line + strspn(line, " \t");
-		char first[16], next = 0;
-		int n = 0;
+		const char *p = line + strspn(line, NSSWITCH_BLANKS);
+		size_t n = strcspn(p, NSSWITCH_BLANKS ":");
 
-		if (strncmp(p, db, dblen) != 0 || p[dblen] != ':')
+		if (n != dblen || strncasecmp(p, db, dblen) != 0)
 			continue;
-		p += dblen + 1;
-		if (sscanf(p, " %15s%n", first, &n) != 1)
-			return FILES_NOT_FIRST;
+		if (strncmp(p, db, dblen) != 0)
+			return FILES_NOT_FIRST; /* "Group:": do not guess */
 		p += n;
-		(void)sscanf(p, " %c", &next);
-		/* the first line for db is the one glibc reads */
-		if (strcmp(first, "files") != 0 || next == '[')
-			return FILES_NOT_FIRST;
-		/* nothing after it (or a comment): the file's "not found"
-		 * is the last word too */
-		return !next || next == '#' ? FILES_ONLY : FILES_FIRST;
+		p += strspn(p, NSSWITCH_BLANKS);
+		if (*p != ':')
+			continue; /* glibc skips it as a syntax error */
+		order = files_order_of(p + 1); /* the last line wins */
 	}
-	return FILES_NOT_FIRST;
+	if (ferror(f))
+		return FILES_NOT_FIRST;
+	return order;
 }
 
 /* One pass over a files-backend database, calling found(entry) for each

@@ -49,6 +49,37 @@ test_restricting_name_keeps_a_directory_group_of_that_name() {
 	assert_groups 1001 2003
 }
 
+# When /etc/nsswitch.conf names a database twice, glibc uses the last
+# line.  The module names dropped gids from one pass over /etc/group only
+# when the line glibc uses asks files first; if it read the first line
+# instead, gid 6006 would be named by the file (dgother) and dropped,
+# while glibc, sudo included, calls it games-abusers through the
+# directory.  Blanks before the colon are glibc's syntax too.
+test_nsswitch_read_as_glibc_reads_it() {
+	use_directory 'group games-abusers 6003 alice' 'group games-abusers 6006 alice'
+	echo 'dgother:x:6006:alice' >> /etc/group
+	START=$START,6006
+	drop_all_but_restricting
+	stack session success
+	[ "$(getent group 6006 | cut -d: -f1)" = dgother ] || fail "files does not answer first"
+	local nsswitch
+	for nsswitch in 'group: files\ngroup: dgfault files' \
+		'group: files\ngroup : dgfault files' 'group:files dgfault\ngroup:	dgfault files'; do
+		echo "-- $nsswitch"
+		printf "passwd: files dgfault\n$nsswitch\n" > /etc/nsswitch.conf
+		[ "$(getent group 6006 | cut -d: -f1)" = games-abusers ] ||
+			fail "glibc does not read the last line"
+		run_pam alice open_session
+		assert_rc 0
+		assert_groups 1001 2003 6006
+	done
+	# the baseline: files alone, as glibc reads it, names 6006 dgother
+	printf 'passwd: files dgfault\ngroup: dgfault\ngroup: files\n' > /etc/nsswitch.conf
+	run_pam alice open_session
+	assert_rc 0
+	assert_groups 1001 2003
+}
+
 # --- outages: only a clean "not found" is not found ---
 
 # nss-pam-ldapd with nslcd down answers NSS_STATUS_UNAVAIL with errno
