@@ -148,11 +148,13 @@ static void fclosep(FILE **f)
  * is O(keys x lines).  Anything unusual (no such line, an action, an
  * unreadable file) says no, and every key is asked on its own.
  *
- * The file is read as glibc reads it: a line is "NAME :" with blanks
- * allowed around NAME and before the colon, and when a database has
- * several lines the LAST one is the one glibc uses.  A line whose name
- * matches only when case is ignored makes the answer no: this need not
- * know whether glibc would honour it. */
+ * Only a file that cannot be read two ways says yes: exactly one line
+ * names the database, spelled as glibc spells it ("NAME:", blanks
+ * allowed around NAME and before the colon).  glibc 2.36 uses the LAST
+ * of several lines, and reads some lines without a colon; rather than
+ * follow each version's reading, a second line naming the database, a
+ * line without its colon, or a name that matches only when case is
+ * ignored makes the answer no. */
 enum files_order { FILES_NOT_FIRST, FILES_FIRST, FILES_ONLY };
 
 #define NSSWITCH_BLANKS " \t\n\v\f\r"
@@ -183,6 +185,7 @@ static enum files_order files_first(const char *db)
 	_cleanup_free_ char *line = NULL;
 	size_t cap = 0, dblen = strlen(db);
 	enum files_order order = FILES_NOT_FIRST; /* no line: glibc's default */
+	unsigned lines = 0;
 
 	if (!f)
 		return FILES_NOT_FIRST;
@@ -192,13 +195,13 @@ static enum files_order files_first(const char *db)
 
 		if (n != dblen || strncasecmp(p, db, dblen) != 0)
 			continue;
-		if (strncmp(p, db, dblen) != 0)
-			return FILES_NOT_FIRST; /* "Group:": do not guess */
+		if (++lines > 1 || strncmp(p, db, dblen) != 0)
+			return FILES_NOT_FIRST; /* two readings: do not guess */
 		p += n;
 		p += strspn(p, NSSWITCH_BLANKS);
 		if (*p != ':')
-			continue; /* glibc skips it as a syntax error */
-		order = files_order_of(p + 1); /* the last line wins */
+			return FILES_NOT_FIRST;
+		order = files_order_of(p + 1);
 	}
 	if (ferror(f))
 		return FILES_NOT_FIRST;

@@ -51,8 +51,8 @@ test_restricting_name_keeps_a_directory_group_of_that_name() {
 
 # When /etc/nsswitch.conf names a database twice, glibc uses the last
 # line.  The module names dropped gids from one pass over /etc/group only
-# when the line glibc uses asks files first; if it read the first line
-# instead, gid 6006 would be named by the file (dgother) and dropped,
+# when a single line names the database and asks files first; if it read
+# the first line, gid 6006 would be named by the file (dgother) and dropped,
 # while glibc, sudo included, calls it games-abusers through the
 # directory.  Blanks before the colon are glibc's syntax too.
 test_nsswitch_read_as_glibc_reads_it() {
@@ -64,7 +64,8 @@ test_nsswitch_read_as_glibc_reads_it() {
 	[ "$(getent group 6006 | cut -d: -f1)" = dgother ] || fail "files does not answer first"
 	local nsswitch
 	for nsswitch in 'group: files\ngroup: dgfault files' \
-		'group: files\ngroup : dgfault files' 'group:files dgfault\ngroup:	dgfault files'; do
+		'group: files\ngroup : dgfault files' 'group:files dgfault\ngroup:	dgfault files' \
+		'group: files\n\fgroup: dgfault files' 'group: files\ngroup:: dgfault files'; do
 		echo "-- $nsswitch"
 		printf "passwd: files dgfault\n$nsswitch\n" > /etc/nsswitch.conf
 		[ "$(getent group 6006 | cut -d: -f1)" = games-abusers ] ||
