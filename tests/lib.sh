@@ -422,7 +422,7 @@ assert_log() {
 	[ "$n" -eq "$2" ] || fail "want $2 $1 line(s), got $n: $lines"
 	# every line, not just one: a second, unexpected line fails too
 	if [ -n "${3:-}" ] && [ "$2" -gt 0 ] &&
-		printf '%s\n' "$lines" | grep -Evq -- "$3"; then
+		grep -Evq -- "$3" <<< "$lines"; then
 		fail "$1 log has lines that do not match /$3/: $(printf '%s\n' "$lines" | grep -Ev -- "$3")"
 	fi
 	[ -z "$lines" ] || printf '  log(%s): %s\n' "$1" "$lines"

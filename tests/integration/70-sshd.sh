@@ -40,7 +40,7 @@ test_sshd_broken_policy_refuses_the_login() {
 	[ "$rc" -ne 0 ] || { show_sshd_log; fail "ssh logged in with a broken policy"; }
 	[ -z "$out" ] || fail "the remote command ran: $out"
 	log_flush
-	grep -F "pam_dropgroups(sshd:account)" "$LOG" | grep -qF "$POLICY:1: unknown key \"bogus\"" ||
+	grep -F "pam_dropgroups(sshd:account)" "$LOG" | grep -cF "$POLICY:1: unknown key \"bogus\"" > /dev/null ||
 		fail "no account error line from the module"
 	show_sshd_log
 }

@@ -203,7 +203,7 @@ test_stress_valgrind_catches_a_planted_leak() {
 		fail "valgrind reported 0 errors for a leaking module"
 	grep -Eq '12,800 bytes in 200 blocks are definitely lost' "$T/memcheck.out" ||
 		fail "valgrind did not count the 200 planted blocks"
-	grep -A8 'are definitely lost' "$T/memcheck.out" | grep -q 'get_plan (pam_dropgroups.c' ||
+	grep -A8 'are definitely lost' "$T/memcheck.out" | grep -c 'get_plan (pam_dropgroups.c' > /dev/null ||
 		fail "the leak's stack does not name the module's get_plan()"
 	echo "  the planted leak was found"
 }

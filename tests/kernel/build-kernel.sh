@@ -58,7 +58,7 @@ fi
 recipe=2 # tinyconfig + fragments, make bzImage, the kselftest's Makefile
 key=$({
 	echo "$kt_pkg $kt_srcver $variant recipe $recipe"
-	${CC:-gcc} --version | head -n1
+	${CC:-gcc} --version | sed -n 1p # sed reads all: no SIGPIPE under pipefail
 	for f in "${fragments[@]}"; do sha256sum < "$f"; done
 	for p in ${patches[@]+"${patches[@]}"}; do sha256sum < "$p"; done
 } | sha256sum | cut -c1-16)

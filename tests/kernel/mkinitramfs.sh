@@ -26,7 +26,11 @@ die() { echo "mkinitramfs: $*" >&2; exit 1; }
 for f in "$build/pam_dropgroups.so" "$build/dropgroups"; do
 	[ -r "$f" ] || die "$f is missing (make all)"
 done
-if ! [ -x /bin/busybox ] || ! /bin/busybox --list | grep -qx sh; then
+# The applet list is captured first: busybox writes it one name per
+# write(2), so "busybox --list | grep -q" under pipefail fails whenever
+# grep quits at "sh" before busybox has written the rest (SIGPIPE).
+if ! [ -x /bin/busybox ] || ! applets=$(/bin/busybox --list) ||
+	! grep -qx sh <<< "$applets"; then
 	die "/bin/busybox is missing (apt-get install busybox-static)"
 fi
 ldd /bin/busybox > /dev/null 2>&1 &&
