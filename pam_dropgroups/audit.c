@@ -258,6 +258,20 @@ static int record(struct worker *k, const struct dnode *n, const char *child,
 	return ev_add(&k->ev, true, gid, NULL, kind, p);
 }
 
+/* An ACL entry's tag and permission bits (4 read, 2 write, 1 execute,
+ * as in a mode), or -errno. */
+static int entry_bits(acl_entry_t e, acl_tag_t *tag, unsigned *perm)
+{
+	acl_permset_t ps;
+
+	if (acl_get_tag_type(e, tag) < 0 || acl_get_permset(e, &ps) < 0)
+		return -errno;
+	*perm = (acl_get_perm(ps, ACL_READ) == 1 ? 4U : 0U) |
+		(acl_get_perm(ps, ACL_WRITE) == 1 ? 2U : 0U) |
+		(acl_get_perm(ps, ACL_EXECUTE) == 1 ? 1U : 0U);
+	return 0;
+}
+
 /* The group entries of acl that grant less than other, after the mask:
  * each recorded for its gid (the owning group's is owner_gid). */
 static int judge_acl(struct worker *k, acl_t acl, const struct dnode *n,
@@ -271,17 +285,10 @@ static int judge_acl(struct worker *k, acl_t acl, const struct dnode *n,
 	for (int id = ACL_FIRST_ENTRY; acl_get_entry(acl, id, &e) == 1;
 	     id = ACL_NEXT_ENTRY) {
 		acl_tag_t tag;
-		acl_permset_t ps;
-		unsigned perm = 0;
+		unsigned perm;
 
-		if (acl_get_tag_type(e, &tag) < 0 || acl_get_permset(e, &ps) < 0)
-			return -errno;
-		if (acl_get_perm(ps, ACL_READ) == 1)
-			perm |= 4;
-		if (acl_get_perm(ps, ACL_WRITE) == 1)
-			perm |= 2;
-		if (acl_get_perm(ps, ACL_EXECUTE) == 1)
-			perm |= 1;
+		if ((r = entry_bits(e, &tag, &perm)) < 0)
+			return r;
 		if (tag == ACL_OTHER) {
 			other = perm;
 			have_other = true;
@@ -294,20 +301,13 @@ static int judge_acl(struct worker *k, acl_t acl, const struct dnode *n,
 	for (int id = ACL_FIRST_ENTRY; acl_get_entry(acl, id, &e) == 1;
 	     id = ACL_NEXT_ENTRY) {
 		acl_tag_t tag;
-		acl_permset_t ps;
-		unsigned perm = 0;
+		unsigned perm;
 		gid_t gid;
 
-		if (acl_get_tag_type(e, &tag) < 0 || acl_get_permset(e, &ps) < 0)
-			return -errno;
+		if ((r = entry_bits(e, &tag, &perm)) < 0)
+			return r;
 		if (tag != ACL_GROUP && tag != ACL_GROUP_OBJ)
 			continue;
-		if (acl_get_perm(ps, ACL_READ) == 1)
-			perm |= 4;
-		if (acl_get_perm(ps, ACL_WRITE) == 1)
-			perm |= 2;
-		if (acl_get_perm(ps, ACL_EXECUTE) == 1)
-			perm |= 1;
 		if (!(other & ~(perm & mask)))
 			continue;
 		if (tag == ACL_GROUP) {

@@ -618,6 +618,28 @@ static bool is_user(struct info *in, const char *name)
 	return r != 0; /* on a failure, do not call it a group */
 }
 
+/* read_info_file: PATH's lines, for the readers of the informational
+ * files (sshd_config, access.conf, PAM stacks).  Returns 1 with *text
+ * and *lines set, 0 when there is nothing to read: a missing file
+ * silently, any other failure with a warning counted as an error unless
+ * quiet, or -ENOMEM. */
+static int read_info_file(struct info *in, const char *path, bool nofollow,
+			  bool quiet, char **text, struct line **lines, size_t *n)
+{
+	int r = slurp(path, nofollow, text);
+
+	if (r < 0) {
+		if (r != -ENOENT && !quiet) {
+			warnx("audit: %s: %s", path, strerror(-r));
+			in->errors++;
+		}
+		return 0;
+	}
+	if ((r = split_lines(*text, false, lines, n)) < 0)
+		return r;
+	return 1;
+}
+
 static int sshd_file(struct info *in, const char *path, int depth)
 {
 	_cleanup_free_ char *text = NULL;
@@ -632,16 +654,9 @@ static int sshd_file(struct info *in, const char *path, int depth)
 		}
 		return 0;
 	}
-	r = slurp(path, false, &text);
-	if (r < 0) {
-		if (r != -ENOENT) {
-			warnx("audit: %s: %s", path, strerror(-r));
-			in->errors++;
-		}
-		return 0;
-	}
-	if ((r = split_lines(text, false, &lines, &n)) < 0)
+	if ((r = read_info_file(in, path, false, false, &text, &lines, &n)) <= 0)
 		return r;
+	r = 0;
 	for (size_t i = 0; i < n && r >= 0; i++) {
 		char *save = NULL, *kw = strtok_r(lines[i].text, " \t=", &save);
 		if (!kw)
@@ -679,17 +694,11 @@ static int access_file(struct info *in, const char *path)
 	_cleanup_free_ char *text = NULL;
 	struct line *lines = NULL;
 	size_t n = 0;
-	int r = slurp(path, false, &text);
+	int r = read_info_file(in, path, false, false, &text, &lines, &n);
 
-	if (r < 0) {
-		if (r != -ENOENT) {
-			warnx("audit: %s: %s", path, strerror(-r));
-			in->errors++;
-		}
-		return 0;
-	}
-	if ((r = split_lines(text, false, &lines, &n)) < 0)
+	if (r <= 0)
 		return r;
+	r = 0;
 	for (size_t i = 0; i < n && r >= 0; i++) {
 		char *l = trim(lines[i].text), *save = NULL;
 		if (l[0] != '-')
@@ -731,12 +740,12 @@ static int pamd_file(struct info *in, const char *path)
 	_cleanup_free_ char *text = NULL;
 	struct line *lines = NULL;
 	size_t n = 0;
-	int r = slurp(path, true, &text);
+	/* quiet: a link or not a file is the stack reader's business */
+	int r = read_info_file(in, path, true, true, &text, &lines, &n);
 
-	if (r < 0)
-		return 0; /* a link or not a file: the stack reader's business */
-	if ((r = split_lines(text, false, &lines, &n)) < 0)
+	if (r <= 0)
 		return r;
+	r = 0;
 	for (size_t i = 0; i < n && r >= 0; i++) {
 		if (!strstr(lines[i].text, "pam_succeed_if"))
 			continue;
