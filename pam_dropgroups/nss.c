@@ -179,15 +179,26 @@ static enum files_order files_order_of(const char *p)
 	return *p ? FILES_FIRST : FILES_ONLY;
 }
 
+/* glibc's nscd socket (_PATH_NSCDSOCKET).  When it is there, glibc asks
+ * nscd before any backend, and nscd may answer from a cache older than
+ * the file (check-files off, or an edit it missed): that answer is what
+ * sudo and every other program sees, so the module must see it too. */
+#define NSCD_SOCKET "/var/run/nscd/socket"
+
 static enum files_order files_first(const char *db)
 {
-	_cleanup_fclose_ FILE *f = fopen("/etc/nsswitch.conf", "re");
+	_cleanup_fclose_ FILE *f = NULL;
 	_cleanup_free_ char *line = NULL;
 	size_t cap = 0, dblen = strlen(db);
 	enum files_order order = FILES_NOT_FIRST; /* no line: glibc's default */
 	unsigned lines = 0;
+	struct stat st;
 
-	if (!f)
+	/* nscd runs, or might (any answer but ENOENT): every key is asked
+	 * through glibc, as other programs ask it. */
+	if (lstat(NSCD_SOCKET, &st) == 0 || errno != ENOENT)
+		return FILES_NOT_FIRST;
+	if (!(f = fopen("/etc/nsswitch.conf", "re")))
 		return FILES_NOT_FIRST;
 	while (getline(&line, &cap, f) > 0) {
 		const char *p = line + strspn(line, NSSWITCH_BLANKS);

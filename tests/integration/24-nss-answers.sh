@@ -81,6 +81,56 @@ test_nsswitch_read_as_glibc_reads_it() {
 	assert_groups 1001 2003
 }
 
+# With nscd running, glibc asks it before any backend, and its answer,
+# cached from before an edit of /etc/group, is what sudo sees: the
+# one-pass read of /etc/group must not name a gid otherwise.  Here nscd
+# still calls gid 2005 games-abusers after the file renamed it.  (nscd
+# files each entry under its name too, so that name must lead elsewhere,
+# to 2008, for the rename to matter: the module asks getgrnam first.)
+test_nscd_answers_before_the_file() {
+	command -v nscd > /dev/null || skip "nscd is not installed"
+	local g
+	# two gids to name at least, so that the module would read the file
+	printf '%s\n' games-abusers:x:2005:alice games-abusers:x:2008:alice \
+		dgplain:x:2007:alice >> /etc/group
+	START=$START,2005,2007,2008
+	drop_all_but_restricting
+	stack session success
+	cat > /etc/nscd.conf <<-EOF
+	enable-cache passwd no
+	enable-cache hosts no
+	enable-cache services no
+	enable-cache netgroup no
+	enable-cache group yes
+	check-files group no
+	persistent group no
+	shared group no
+	positive-time-to-live group 600
+	EOF
+	mkdir -p /var/run/nscd
+	nscd || fail "nscd did not start"
+	for _ in $(seq 100); do [ -S /var/run/nscd/socket ] && break; sleep 0.1; done
+	[ -S /var/run/nscd/socket ] || fail "nscd made no socket"
+	getent group 2005 2008 > /dev/null || fail "nscd: gids 2005 and 2008"
+	# the edit nscd does not see (written in place: /etc/group is a mount)
+	sed 's/^games-abusers:x:2005:/dgother:x:2005:/' /etc/group > "$T/group"
+	cat "$T/group" > /etc/group
+	g=$(getent group 2005 | cut -d: -f1)
+	[ "$g" = games-abusers ] || fail "nscd forgot its answer: gid 2005 is $g"
+	echo "  nscd: games-abusers is $(getent group games-abusers | cut -d: -f3)"
+	run_pam alice open_session
+	assert_rc 0
+	assert_groups 1001 2003 2005 2008
+	# the baseline: without nscd, glibc and the file both say dgother
+	nscd --shutdown 2> /dev/null || pkill -x nscd || true
+	for _ in $(seq 100); do pgrep -x nscd > /dev/null || break; sleep 0.1; done
+	rm -f /var/run/nscd/socket
+	[ "$(getent group 2005 | cut -d: -f1)" = dgother ] || fail "without nscd: gid 2005"
+	run_pam alice open_session
+	assert_rc 0
+	assert_groups 1001 2003 2008
+}
+
 # --- outages: only a clean "not found" is not found ---
 
 # nss-pam-ldapd with nslcd down answers NSS_STATUS_UNAVAIL with errno
