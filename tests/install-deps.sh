@@ -24,8 +24,12 @@ acl valgrind clang libclang-rt-14-dev
 slapd ldap-utils
 nslcd libnss-ldapd
 libnss-sss sssd-common sssd-ldap sssd-tools
-cron at ansible libacl1-dev systemd
+cron at ansible libacl1-dev systemd nscd
 "
+# (nscd: for one test that starts it in its own namespace, where /run is
+# private; the policy-rc.d below keeps it from starting on the host, and
+# the check at the end says so.  On the host its socket would make glibc
+# ask it first, in every test.)
 # (SSSD: only the LDAP provider.  The "sssd" metapackage would add the
 # AD, IPA and Kerberos providers and the Samba libraries, for nothing.
 # sssd-common depends on libpam-sss, and that on libpam-pwquality: their
@@ -91,7 +95,7 @@ changes() {
 
 # Host daemons (in our own pid namespace: tests run theirs in others).
 host_daemons() {
-	for pid in $(for d in slapd nslcd sssd sssd_be sssd_nss sssd_pam; do pgrep -x "$d"; done); do
+	for pid in $(for d in slapd nslcd sssd sssd_be sssd_nss sssd_pam nscd; do pgrep -x "$d"; done); do
 		[ "$(readlink "/proc/$pid/ns/pid" 2>/dev/null)" = "$(readlink /proc/self/ns/pid)" ] &&
 			echo "$pid"
 	done | sort
@@ -241,4 +245,4 @@ if [ -n "$bad" ]; then
 	trap '[ -z "$made_policy" ] || rm -f /usr/sbin/policy-rc.d' EXIT
 	exit 1
 fi
-echo "install-deps: /etc/nsswitch.conf and /etc/pam.d are as they were; no slapd, nslcd or sssd runs on the host"
+echo "install-deps: /etc/nsswitch.conf and /etc/pam.d are as they were; no slapd, nslcd, sssd or nscd runs on the host"
