@@ -28,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/acl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -199,13 +200,26 @@ static char *node_path(const struct dnode *n, const char *child)
 	return s;
 }
 
+static void text_str(FILE *f, const char *s);
+
 static void walk_warn(struct walk *w, const struct dnode *n,
 		      const char *child, const char *what, int e)
 {
 	_cleanup_free_ char *p = node_path(n, child);
+	_cleanup_free_ char *shown = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&shown, &len);
 
-	warnx("audit: %s: %s: %s", p ? p : child ? child : n->name, what,
-	      strerror(e));
+	/* escaped as in the report: a name must not forge a line or a
+	 * terminal sequence on stderr either */
+	if (f) {
+		text_str(f, p ? p : child ? child : n->name);
+		if (fclose(f) != 0) {
+			free(shown);
+			shown = NULL;
+		}
+	}
+	warnx("audit: %s: %s: %s", shown ? shown : "(a path)", what, strerror(e));
 }
 
 static int push(struct walk *w, struct dnode *c)
@@ -440,6 +454,10 @@ static void read_dir(struct worker *k, struct dnode *n)
 		if (got == 0)
 			break;
 		if (got < 0) {
+			/* removed while it was read: gone, as an ENOENT of
+			 * openat or fstatat is */
+			if (errno == ENOENT)
+				break;
 			if (errno == EINVAL) { /* an entry larger than buf */
 				char *b = realloc(k->buf, k->bufsize * 2);
 				if (b) {
@@ -785,6 +803,8 @@ static void text_str(FILE *f, const char *s)
 			fputs("\\n", f);
 		else if (*p < 0x20 || *p == 0x7f)
 			fprintf(f, "\\x%02x", *p);
+		else if (p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f)
+			fprintf(f, "\\xc2\\x%02x", *++p); /* a C1 control */
 		else
 			fputc(*p, f);
 	}
@@ -805,6 +825,77 @@ static void json_str(FILE *f, const char *s)
 			fputc(*p, f);
 	}
 	fputc('"', f);
+}
+
+/* sudo matches "%group" against the names of the process's groups
+ * ignoring case (its default case_insensitive_group), and one name may
+ * belong to several gids (a local group and a directory group): every
+ * group whose name matches a sudoers name, by an enumeration of the
+ * groups, gets that evidence too.  A name nothing answered exactly takes
+ * the first such gid.  0, or -errno (the enumeration failed). */
+static int sudoers_name_matches(struct dg_audit_ev *all)
+{
+	struct dg_audit_ev add = {0};
+	size_t size = 1024, n = all->n;
+	bool any = false;
+	int r = 0;
+
+	for (size_t i = 0; i < n; i++)
+		any = any || (all->v[i].kind == DG_EV_SUDOERS && all->v[i].name &&
+			      all->v[i].name[0] != '#');
+	if (!any)
+		return 0;
+	setgrent();
+	for (;;) {
+		_cleanup_free_ char *buf = malloc(size);
+		struct group gr, *res = NULL;
+		int e;
+
+		if (!buf) {
+			r = -ENOMEM;
+			break;
+		}
+		e = getgrent_r(&gr, buf, size, &res);
+		if (e == ERANGE && size < (1u << 24)) {
+			size *= 2;
+			continue;
+		}
+		if (e == ENOENT || (e == 0 && !res))
+			break;
+		if (e != 0) {
+			r = -e;
+			break;
+		}
+		for (size_t i = 0; i < n && r >= 0; i++) {
+			struct evidence *v = &all->v[i];
+			if (v->kind != DG_EV_SUDOERS || !v->name || v->name[0] == '#' ||
+			    strcasecmp(v->name, gr.gr_name) != 0 ||
+			    (v->by_gid && v->gid == gr.gr_gid))
+				continue;
+			if (!v->by_gid) {
+				v->by_gid = true;
+				v->gid = gr.gr_gid;
+				continue;
+			}
+			char *where = strdup(v->where);
+			r = where ? ev_add(&add, true, gr.gr_gid, v->name,
+					   DG_EV_SUDOERS, where)
+				  : -ENOMEM;
+		}
+		if (r < 0)
+			break;
+	}
+	endgrent();
+	for (size_t i = 0; i < add.n; i++) {
+		if (r >= 0 && DG_APPEND(all, add.v[i]) < 0)
+			r = -ENOMEM;
+		if (r < 0) {
+			free(add.v[i].name);
+			free(add.v[i].where);
+		}
+	}
+	free(add.v);
+	return r;
 }
 
 static int report(struct dg_audit_ev *all, bool json, const char *dropin)
@@ -838,6 +929,17 @@ static int report(struct dg_audit_ev *all, bool json, const char *dropin)
 			ev[q].by_gid = true;
 		}
 		i = j;
+	}
+	{
+		int r = sudoers_name_matches(all);
+		if (r == -ENOMEM)
+			return r;
+		if (r < 0) {
+			warnx("audit: listing the groups: %s", strerror(-r));
+			err = r;
+		}
+		ev = all->v;
+		n = all->n;
 	}
 	if (n > 0) /* qsort's base must not be NULL, even for 0 items */
 		qsort(ev, n, sizeof(*ev), cmp_ev);
@@ -957,19 +1059,33 @@ static int report(struct dg_audit_ev *all, bool json, const char *dropin)
 	}
 
 	if (dropin) {
-		/* never through a symbolic link someone left at FILE */
-		int fd = open(dropin, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW |
-					      O_CLOEXEC | O_NOCTTY, 0644);
+		/* A new file beside FILE, renamed over it when whole: never
+		 * written through a symbolic link, a hard link or a FIFO
+		 * that someone left at FILE, and never seen half-written. */
+		_cleanup_free_ char *tmp = NULL;
+		struct stat old;
+		/* and a FILE that is there must be a file: a link or a FIFO
+		 * is refused, not replaced */
+		if (lstat(dropin, &old) == 0 && !S_ISREG(old.st_mode)) {
+			warnx("audit: %s: not a regular file", dropin);
+			return -EIO;
+		}
+		if (asprintf(&tmp, "%s.XXXXXX", dropin) < 0)
+			return -ENOMEM;
+		int fd = mkostemp(tmp, O_CLOEXEC);
 		FILE *f = fd < 0 ? NULL : fdopen(fd, "w");
 		if (!f) {
-			warn("audit: %s", dropin);
-			if (fd >= 0)
+			warn("audit: %s", fd < 0 ? tmp : dropin);
+			if (fd >= 0) {
 				close(fd);
+				unlink(tmp);
+			}
 			return -EIO;
 		}
 		if (fchmod(fd, 0644) < 0) {
 			warn("audit: %s", dropin);
 			fclose(f);
+			unlink(tmp);
 			return -EIO;
 		}
 		fprintf(f, "# Written by dropgroups audit: the groups this system uses\n"
@@ -985,14 +1101,28 @@ static int report(struct dg_audit_ev *all, bool json, const char *dropin)
 				continue;
 			/* the name in a comment that ends the line: no name
 			 * can end it early, control bytes are written as ? */
-			fprintf(f, "\n  %u%s # ", (unsigned)r->gid,
-				i == last ? "" : ",");
-			for (const char *p = r->name ? r->name : "(no name)"; *p; p++)
-				fputc((unsigned char)*p < 0x20 || *p == 0x7f ? '?' : *p, f);
+			/* above INT32_MAX, libconfig reads a plain number as
+			 * wrapped (check refuses it): the L suffix keeps it */
+			fprintf(f, "\n  %u%s%s # ", (unsigned)r->gid,
+				r->gid > INT32_MAX ? "L" : "", i == last ? "" : ",");
+			for (const unsigned char *p = (const unsigned char *)(r->name ? r->name : "(no name)");
+			     *p; p++) {
+				/* UTF-8's C1 controls (U+0080..U+009F) too */
+				bool c1 = p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f;
+				fputc(*p < 0x20 || *p == 0x7f || c1 ? '?' : *p, f);
+				p += c1;
+			}
 		}
 		fprintf(f, "%s);\n", last == nrows ? " " : "\n");
-		if (fclose(f) != 0) {
+		if (fflush(f) != 0 || fsync(fd) < 0) {
 			warn("audit: %s", dropin);
+			fclose(f);
+			unlink(tmp);
+			return -EIO;
+		}
+		if (fclose(f) != 0 || rename(tmp, dropin) < 0) {
+			warn("audit: %s", dropin);
+			unlink(tmp);
 			return -EIO;
 		}
 	}

@@ -57,6 +57,29 @@ static int slurp(const char *path, bool nofollow, char **text)
 
 /* --- logical lines --- */
 
+/* Does s start with the directive kw, followed by white space (as sudo
+ * reads it: "#includes follow" is a comment)?  The length of kw, or 0. */
+static size_t directive(const char *s, const char *kw)
+{
+	size_t l = strlen(kw);
+
+	return !strncmp(s, kw, l) && isspace((unsigned char)s[l]) ? l : 0;
+}
+
+static size_t include_dir_kw(const char *s)
+{
+	size_t l = directive(s, "@includedir");
+
+	return l ? l : directive(s, "#includedir");
+}
+
+static size_t include_kw(const char *s)
+{
+	size_t l = directive(s, "@include");
+
+	return l ? l : directive(s, "#include");
+}
+
 struct line {
 	char *text; /* owned, comments and continuations removed */
 	int lineno;
@@ -100,8 +123,8 @@ static int split_lines(char *text, bool sudoers, struct line **out,
 		char *s = buf.v;
 		while (isspace((unsigned char)*s))
 			s++;
-		bool directive = sudoers && (!strncmp(s, "#include", 8));
-		for (char *q = s + (directive ? 1 : 0); *q; q++) {
+		bool is_dir = sudoers && (include_kw(s) || include_dir_kw(s));
+		for (char *q = s + (is_dir ? 1 : 0); *q; q++) {
 			if (*q == '\\' && q[1]) {
 				q++;
 				continue;
@@ -240,7 +263,9 @@ static int read_includedir(struct sudo_state *s, const char *dir, int depth,
 			if (asprintf(&p, "%s/%s", dir, nm) < 0)
 				return -ENOMEM;
 			struct stat st;
-			if (lstat(p, &st) == 0 && S_ISREG(st.st_mode))
+			/* followed, as sudo follows a link (config management
+			 * puts links here) */
+			if (stat(p, &st) == 0 && S_ISREG(st.st_mode))
 				(void)read_sudoers(s, p, depth + 1, true);
 			free(p);
 		}
@@ -323,7 +348,7 @@ static int read_sudoers(struct sudo_state *s, const char *path, int depth,
 		return read_includedir(s, path, depth, must_exist);
 	if (seen_file(s, path))
 		return 0;
-	r = slurp(path, depth > 0, &text);
+	r = slurp(path, false, &text); /* links followed, as sudo does */
 	if (r < 0) {
 		if (r == -ENOENT && !must_exist)
 			return 0;
@@ -348,15 +373,16 @@ static int read_sudoers(struct sudo_state *s, const char *path, int depth,
 
 		if (!*l)
 			continue;
-		if (!strncmp(l, "@includedir", 11) || !strncmp(l, "#includedir", 11)) {
-			_cleanup_free_ char *p = include_path(path, l + 11);
+		size_t ikl;
+		if ((ikl = include_dir_kw(l))) {
+			_cleanup_free_ char *p = include_path(path, l + ikl);
 			if (!p)
 				goto oom;
 			read_includedir(s, p, depth, true);
 			continue;
 		}
-		if (!strncmp(l, "@include", 8) || !strncmp(l, "#include", 8)) {
-			_cleanup_free_ char *p = include_path(path, l + 8);
+		if ((ikl = include_kw(l))) {
+			_cleanup_free_ char *p = include_path(path, l + ikl);
 			if (!p)
 				goto oom;
 			read_sudoers(s, p, depth + 1, true);
@@ -389,15 +415,20 @@ oom:
 	return -ENOMEM;
 }
 
+/* The next alias called name from *from on (not a Cmnd_Alias): sudo
+ * keeps one per type, so a User_Alias and a Host_Alias may share a name,
+ * and each is expanded. */
 static const struct alias *find_alias(const struct sudo_state *s,
-				      const char *name)
+				      const char *name, size_t *from)
 {
-	for (size_t i = 0; i < s->aliases.n; i++) {
+	for (size_t i = *from; i < s->aliases.n; i++) {
 		const struct alias *a = &s->aliases.v[i];
 		if (a->type == A_CMND)
 			continue;
-		if (!strcmp(a->name, name))
+		if (!strcmp(a->name, name)) {
+			*from = i + 1;
 			return a;
+		}
 	}
 	return NULL;
 }
@@ -423,12 +454,19 @@ static int judge_item(struct sudo_state *s, char *item, bool neg, int depth,
 	if (item[0] == '%' && item[1] != ':') {
 		if (!neg)
 			return 0;
-		/* unescape \x */
+		/* unescape: \xHH is a byte (sudo's hex escape), \c is c */
 		_cleanup_free_ char *name = strdup(item + 1);
 		if (!name)
 			return -ENOMEM;
 		char *w = name;
 		for (const char *q = item + 1; *q; q++) {
+			if (*q == '\\' && q[1] == 'x' && isxdigit((unsigned char)q[2]) &&
+			    isxdigit((unsigned char)q[3])) {
+				char hex[3] = {q[2], q[3], '\0'};
+				*w++ = (char)strtoul(hex, NULL, 16);
+				q += 3;
+				continue;
+			}
 			if (*q == '\\' && q[1])
 				q++;
 			*w++ = *q;
@@ -437,8 +475,9 @@ static int judge_item(struct sudo_state *s, char *item, bool neg, int depth,
 		return dg_audit_add_named(s->ev, name, DG_EV_SUDOERS, ru->file,
 					  ru->lineno);
 	}
+	size_t from = 0;
 	if (isupper((unsigned char)item[0]) && depth >= MAX_DEPTH &&
-	    find_alias(s, item)) {
+	    find_alias(s, item, &from)) {
 		if (!s->warned) {
 			warnx("audit: %s:%d: aliases nested too deep (a loop?); %s "
 			      "is not expanded", ru->file, ru->lineno, item);
@@ -457,9 +496,11 @@ static int judge_item(struct sudo_state *s, char *item, bool neg, int depth,
 			}
 			return 0;
 		}
-		const struct alias *a = find_alias(s, item);
-		if (a)
-			return judge_list(s, a->members, neg, depth + 1, ru);
+		for (const struct alias *a; (a = find_alias(s, item, &from));) {
+			int r = judge_list(s, a->members, neg, depth + 1, ru);
+			if (r < 0)
+				return r;
+		}
 	}
 	return 0;
 }
@@ -474,14 +515,18 @@ static int judge_list(struct sudo_state *s, const char *list, bool neg,
 
 	if (!copy)
 		return -ENOMEM;
+	bool quoted = false;
+
 	/* "! x" is one item: glue a lone '!' to what follows */
 	for (start = q = copy;; q++) {
 		if (*q == '\\' && q[1]) {
 			q++;
 			continue;
 		}
-		bool sep = *q == ',' || *q == '\0';
-		if (!sep && isspace((unsigned char)*q)) {
+		if (*q == '"')
+			quoted = !quoted; /* "%vi deo" is one item */
+		bool sep = *q == '\0' || (!quoted && *q == ',');
+		if (!sep && !quoted && isspace((unsigned char)*q)) {
 			/* white space separates items unless it follows '!' or
 			 * ',' or precedes ',' */
 			char *a = q;
@@ -520,9 +565,30 @@ static int judge_rule(struct sudo_state *s, const struct rule *ru)
 		/* Defaults:users, Defaults>runas, Defaults@hosts */
 		char c = t[8];
 		if (c == ':' || c == '>' || c == '@') {
+			/* the list ends at white space that neither follows
+			 * a ',' or '!' nor precedes a ',' */
 			char *list = t + 9, *e = list;
-			while (*e && !isspace((unsigned char)*e))
-				e++;
+			bool quoted = false;
+			for (; *e; e++) {
+				if (*e == '\\' && e[1]) {
+					e++;
+					continue;
+				}
+				if (*e == '"')
+					quoted = !quoted;
+				if (quoted || !isspace((unsigned char)*e))
+					continue;
+				char *a = e, *b = e;
+				while (isspace((unsigned char)*a))
+					a++;
+				while (b > list && isspace((unsigned char)b[-1]))
+					b--;
+				if (*a == ',' || b == list || b[-1] == ',' || b[-1] == '!') {
+					e = a - 1;
+					continue;
+				}
+				break;
+			}
 			*e = '\0';
 			return judge_list(s, list, false, 0, ru);
 		}

@@ -122,6 +122,79 @@ test_audit_sudoers_aliases_and_include_dirs() {
 	assert_in out "^users gid 100: sudoers 1; e.g. $T/more/extra:3$"
 }
 
+# sudoers as sudo reads it (an attack pass found each of these missed):
+# a linked file in an include directory, a quoted name with a space, a
+# \xHH escape, a name in another case (sudo's case_insensitive_group),
+# a second gid of the name, a Defaults list with spaces, a User_Alias
+# sharing its name with a Host_Alias, and "#includes" as a comment.
+test_audit_sudoers_as_sudo_reads_it() {
+	local v
+	tree
+	printf '%s\n' 'vi deo:x:5001:alice' 'games-abusers:x:2005:alice' >> /etc/group
+	mkdir -m 0755 "$T/inc.d" "$T/real"
+	printf '@includedir %s/inc.d\n#includes follow\n' "$T" > "$T/sudoers"
+	echo 'alice ALL=(ALL) ALL' > "$T/real/x"
+	ln -s ../real/x "$T/inc.d/10-link"
+	audit --sudoers "$T/sudoers" "$TREE"
+	assert_exit 0
+	assert_reported ""
+	# each line excludes one group, each in its own way
+	cat > "$T/real/x" <<-'EOF'
+	ALL, !"%vi deo" ALL=(ALL) ALL
+	ALL, !%vid\x65o ALL=(ALL) ALL
+	ALL, !%PLUGDEV ALL=(ALL) ALL
+	ALL, !%games-abusers ALL=(ALL) ALL
+	Defaults:ALL, !%students log_output
+	Host_Alias FOO = localhost
+	User_Alias FOO = ALL, !%users
+	FOO ALL=(ALL) ALL
+	EOF
+	audit --sudoers "$T/sudoers" "$TREE"
+	assert_exit 1
+	assert_reported "games-abusers games-abusers plugdev students users vi video"
+	for v in 'games-abusers gid 2003: sudoers 1' 'games-abusers gid 2005: sudoers 1' \
+		'plugdev gid 46: sudoers 1' 'video gid 44: sudoers 1' 'vi deo gid 5001: sudoers 1' \
+		'students gid 3000: sudoers 1' 'users gid 100: sudoers 1'; do
+		assert_in out "^$v; "
+	done
+	audit --sudoers "$T/sudoers" --emit-dropin "$T/d.conf" "$TREE"
+	assert_exit 1
+	[ "$(grep -Ec '^  [0-9]+,? #' "$T/d.conf")" -eq 7 ] || fail "drop-in: $(cat "$T/d.conf")"
+}
+
+# --emit-dropin replaces FILE whole, so never writes through a hard link
+# (a FIFO at FILE is refused, not waited on); a gid above INT32_MAX gets
+# libconfig's L suffix, so that check reads it as written.
+test_audit_emit_dropin_replaces_the_file() {
+	tree
+	f 0705 games-abusers a
+	touch "$TREE/b"
+	chgrp 2147483648 "$TREE/b"
+	chmod 0705 "$TREE/b"
+	: > "$T/no-sudoers"
+	mkfifo "$T/fifo.conf"
+	echo victim > "$T/victim"
+	ln "$T/victim" "$T/hard.conf"
+	capture timeout 20 "$DG" audit --sudoers "$T/no-sudoers" --emit-dropin "$T/fifo.conf" "$TREE"
+	assert_exit 2
+	assert_in err 'fifo.conf: not a regular file'
+	[ -p "$T/fifo.conf" ] || fail "the FIFO was replaced"
+	capture "$DG" audit --sudoers "$T/no-sudoers" --emit-dropin "$T/hard.conf" "$TREE"
+	assert_exit 1
+	grep -q '^  2147483648L, # (no name)$' "$T/hard.conf" || fail "drop-in: $(cat "$T/hard.conf")"
+	[ "$(cat "$T/victim")" = victim ] || fail "the drop-in was written through a hard link"
+	[ -z "$(find "$T" -maxdepth 1 -name '*.conf.*')" ] || fail "a temporary file was left"
+	policy <<-'EOF'
+	version = 1;
+	restricting = ( );
+	rules = ( { services = "dgtest"; drop = "*"; } );
+	EOF
+	mkdir -m 0755 /etc/security/dropgroups.d
+	capture "$DG" check -c "$POLICY" --drop-in "$T/hard.conf"
+	assert_exit 0
+	assert_in out '2 restricting gid'
+}
+
 test_audit_never_follows_symlinks_nor_enters_proc() {
 	tree
 	mkdir -m 0755 "$T/outside"
