@@ -17,8 +17,8 @@ size_t dg_gids_normalize(gid_t *v, size_t n)
 {
 	size_t out = 0;
 
-	if (n == 0)
-		return 0;
+	if (n < 2)
+		return n;
 	qsort(v, n, sizeof(*v), cmp_gid);
 	for (size_t i = 0; i < n; i++)
 		if (out == 0 || v[out - 1] != v[i])
@@ -277,7 +277,7 @@ void dg_decision_free(struct dg_decision *d)
 
 void dg_rule_free(struct dg_rule *rule)
 {
-	free(rule->label);
+	free(rule->label_buf);
 	dg_gids_free(&rule->user_groups);
 	dg_gids_free(&rule->named);
 	dg_strings_free(&rule->keep_names);

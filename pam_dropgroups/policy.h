@@ -22,10 +22,11 @@ struct dg_gids {
 };
 
 /* A rule with every group name resolved to a gid.  Strings point into the
- * struct dg_config it was resolved from, except label. */
+ * struct dg_config it was resolved from, except label_buf. */
 struct dg_rule {
 	const struct dg_rule_src *src;
-	char *label;                /* name, or FILE:LINE */
+	const char *label;          /* name, or FILE:LINE (in label_buf) */
+	char *label_buf;
 	bool any_user;              /* users absent, or "*" among them */
 	struct dg_gids user_groups; /* from "%group" entries */
 	enum dg_mode mode;

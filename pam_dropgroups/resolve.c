@@ -3,6 +3,7 @@
 #include "resolve.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,52 +29,118 @@ void dg_name_answers_free(struct dg_name_answers *a)
 	*a = (struct dg_name_answers){0};
 }
 
-static int add_ref_names(const struct dg_group_refs *refs, struct dg_strings *out)
+/* Names are gathered as pointers into cfg, sorted, and copied once
+ * each: a generated policy repeats the same few group names in
+ * thousands of rules. */
+struct gather {
+	const char **v;
+	size_t n;
+};
+
+static void gather_refs(const struct dg_group_refs *refs, struct gather *g)
 {
 	for (size_t i = 0; i < refs->n; i++)
-		if (refs->v[i].name && strcmp(refs->v[i].name, "*") != 0 &&
-		    dg_strings_add(out, refs->v[i].name) < 0)
-			return -ENOMEM;
+		if (refs->v[i].name && strcmp(refs->v[i].name, "*") != 0)
+			g->v[g->n++] = refs->v[i].name;
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Drop the repeats from g, in place, through a hash set of the names
+ * seen: sorting every name would cost n log n string compares, where
+ * most are repeats.  0 or -ENOMEM. */
+static int drop_repeats(struct gather *g)
+{
+	size_t size = 16, kept = 0;
+	_cleanup_free_ const char **seen = NULL;
+
+	while (size < 2 * g->n)
+		size *= 2;
+	if (!(seen = dg_new0(const char *, size)))
+		return -ENOMEM;
+	for (size_t i = 0; i < g->n; i++) {
+		uint64_t h = 0xcbf29ce484222325ull;
+		size_t slot;
+
+		for (const unsigned char *c = (const unsigned char *)g->v[i];
+		     *c; c++)
+			h = (h ^ *c) * 0x100000001b3ull;
+		for (slot = h & (size - 1); seen[slot];
+		     slot = (slot + 1) & (size - 1))
+			if (strcmp(seen[slot], g->v[i]) == 0)
+				break;
+		if (!seen[slot])
+			g->v[kept++] = seen[slot] = g->v[i];
+	}
+	g->n = kept;
 	return 0;
+}
+
+/* The distinct names of g, copied into out (sorted). */
+static int copy_unique(struct gather *g, struct dg_strings *out)
+{
+	*out = (struct dg_strings){0};
+	if (drop_repeats(g) < 0)
+		return -ENOMEM;
+	if (g->n > 1)
+		qsort(g->v, g->n, sizeof(*g->v), cmp_name);
+	for (size_t i = 0; i < g->n; i++)
+		if (dg_strings_add(out, g->v[i]) < 0) {
+			dg_strings_free(out);
+			return -ENOMEM;
+		}
+	return 0;
+}
+
+/* Room for every name cfg gives: refs, and users of every rule. */
+static size_t name_slots(const struct dg_config *cfg)
+{
+	size_t n = cfg->restricting.n;
+
+	for (size_t i = 0; i < cfg->rules.n; i++)
+		n += cfg->rules.v[i].groups.n + cfg->rules.v[i].users.n;
+	return n;
 }
 
 int dg_config_group_names(const struct dg_config *cfg, struct dg_strings *out)
 {
+	_cleanup_free_ const char **v = dg_new0(const char *, name_slots(cfg));
+	struct gather g = {v, 0};
+
 	*out = (struct dg_strings){0};
-	if (add_ref_names(&cfg->restricting, out) < 0)
-		goto oom;
+	if (!v)
+		return -ENOMEM;
+	gather_refs(&cfg->restricting, &g);
 	for (size_t i = 0; i < cfg->rules.n; i++) {
 		const struct dg_rule_src *src = &cfg->rules.v[i];
 
-		if (add_ref_names(&src->groups, out) < 0)
-			goto oom;
+		gather_refs(&src->groups, &g);
 		for (size_t j = 0; j < src->users.n; j++)
-			if (src->users.v[j][0] == '%' && src->users.v[j][1] &&
-			    dg_strings_add(out, src->users.v[j] + 1) < 0)
-				goto oom;
+			if (src->users.v[j][0] == '%' && src->users.v[j][1])
+				g.v[g.n++] = src->users.v[j] + 1;
 	}
-	dg_strings_sort_unique(out);
-	return 0;
-oom:
-	dg_strings_free(out);
-	return -ENOMEM;
+	return copy_unique(&g, out);
 }
 
 int dg_config_user_names(const struct dg_config *cfg, struct dg_strings *out)
 {
+	_cleanup_free_ const char **v = dg_new0(const char *, name_slots(cfg));
+	struct gather g = {v, 0};
+
 	*out = (struct dg_strings){0};
+	if (!v)
+		return -ENOMEM;
 	for (size_t i = 0; i < cfg->rules.n; i++) {
 		const struct dg_strings *users = &cfg->rules.v[i].users;
 
 		for (size_t j = 0; j < users->n; j++)
-			if (users->v[j][0] != '%' && strcmp(users->v[j], "*") &&
-			    dg_strings_add(out, users->v[j]) < 0) {
-				dg_strings_free(out);
-				return -ENOMEM;
-			}
+			if (users->v[j][0] != '%' && strcmp(users->v[j], "*"))
+				g.v[g.n++] = users->v[j];
 	}
-	dg_strings_sort_unique(out);
-	return 0;
+	return copy_unique(&g, out);
 }
 
 /* The answer for name, as a status: a name nobody looked up is an error,
@@ -156,21 +223,22 @@ static int resolve_groups(const struct dg_rule_src *src,
 			  struct dg_rule *rule, struct dg_diags *diags)
 {
 	const char *what = src->mode == DG_MODE_DROP ? "drop" : "keep";
-	_cleanup_free_ gid_t *v = dg_new0(gid_t, src->groups.n);
+	_cleanup_free_ gid_t *v = NULL;
 	size_t n = 0;
 
-	if (!v)
-		return -ENOMEM;
 	for (size_t i = 0; i < src->groups.n; i++) {
 		const struct dg_group_ref *ref = &src->groups.v[i];
 		int status;
 
-		if (!ref->name) {
-			v[n++] = ref->gid;
+		if (ref->name && strcmp(ref->name, "*") == 0) {
+			rule->all = true;
 			continue;
 		}
-		if (strcmp(ref->name, "*") == 0) {
-			rule->all = true;
+		/* a rule of drop = "*" alone allocates nothing */
+		if (!v && !(v = dg_new0(gid_t, src->groups.n)))
+			return -ENOMEM;
+		if (!ref->name) {
+			v[n++] = ref->gid;
 			continue;
 		}
 		if (src->mode == DG_MODE_KEEP &&
@@ -189,7 +257,9 @@ static int resolve_groups(const struct dg_rule_src *src,
 				       ref->file, ref->line, diags);
 	}
 	dg_strings_sort_unique_nocase(&rule->keep_names);
-	return dg_gids_from(&rule->named, v, n);
+	rule->named.n = dg_gids_normalize(v, n);
+	rule->named.v = DG_TAKE(v);
+	return 0;
 }
 
 static int resolve_users(const struct dg_rule_src *src,
@@ -197,13 +267,10 @@ static int resolve_users(const struct dg_rule_src *src,
 			 const struct dg_name_answers *users,
 			 struct dg_rule *rule, struct dg_diags *diags)
 {
-	_cleanup_free_ gid_t *v = dg_new0(gid_t, src->users.n);
-	_cleanup_free_ char *where = NULL;
 	int line = src->users_line ? src->users_line : src->line;
+	gid_t *v = NULL;
 	size_t n = 0;
 
-	if (!v || asprintf(&where, "users of rule \"%s\"", rule->label) < 0)
-		return -ENOMEM;
 	rule->any_user = !src->users_given;
 	for (size_t i = 0; i < src->users.n; i++) {
 		const char *u = src->users.v[i];
@@ -218,26 +285,36 @@ static int resolve_users(const struct dg_rule_src *src,
 		/* User names match as written: looked up only for check. */
 		if (u[0] != '%' && !users)
 			continue;
+		/* most rules name no "%group": allocate for the first */
+		if (u[0] == '%' && !v && !(v = dg_new0(gid_t, src->users.n)))
+			return -ENOMEM;
 		status = !*name ? 0
-			 : answer_for(u[0] == '%' ? groups : users, name, &v[n]);
+			 : answer_for(u[0] == '%' ? groups : users, name,
+				      u[0] == '%' ? &v[n] : &(gid_t){0});
 		if (status > 0)
 			n += u[0] == '%';
 		else if (status == 0)
 			dg_diags_add(diags, DG_WARNING, src->file, line,
-				     "%s \"%s\" in %s does not exist; it is "
-				     "ignored",
-				     kind, name, where);
+				     "%s \"%s\" in users of rule \"%s\" does "
+				     "not exist; it is ignored",
+				     kind, name, rule->label);
 		else if (u[0] != '%')
 			/* only a hint for check: the module never asks */
 			dg_diags_add(diags, DG_WARNING, src->file, line,
-				     "looking up user \"%s\" in %s failed: %s; "
-				     "it could not be checked",
-				     name, where, strerror(-status));
+				     "looking up user \"%s\" in users of rule "
+				     "\"%s\" failed: %s; it could not be checked",
+				     name, rule->label, strerror(-status));
 		else
-			report_failure(status, kind, name, where, src->file,
-				       line, diags);
+			dg_diags_add(diags, DG_ERROR, src->file, line,
+				     "looking up group \"%s\" in users of "
+				     "rule \"%s\" failed: %s",
+				     name, rule->label,
+				     status == -ENOKEY ? "it was never looked up"
+						       : strerror(-status));
 	}
-	return dg_gids_from(&rule->user_groups, v, n);
+	rule->user_groups = (struct dg_gids){.v = v};
+	rule->user_groups.n = dg_gids_normalize(v, n);
+	return 0;
 }
 
 /* A drop list naming a restricting group has no effect on that group;
@@ -290,7 +367,9 @@ static int resolve_rule(const struct dg_rule_src *src,
 
 	rule->src = src;
 	rule->mode = src->mode;
-	if (!(rule->label = dg_rule_label(src)))
+	/* a named rule goes by its name, with no copy of it */
+	if (!(rule->label = src->name) &&
+	    !(rule->label = rule->label_buf = dg_rule_label(src)))
 		return -ENOMEM;
 	if ((r = resolve_users(src, groups, users, rule, diags)) < 0 ||
 	    (r = resolve_groups(src, groups, rule, diags)) < 0)
