@@ -26,7 +26,8 @@ WARN         := -Wall -Wextra -Werror -Wformat=2 -Wshadow -Wwrite-strings \
 		-Wmissing-prototypes -Wstrict-prototypes -Wno-unused-parameter
 HARDEN       := -D_FORTIFY_SOURCE=2 -fstack-protector-strong
 CFLAGS       ?= -O2 -g
-ALL_CFLAGS   := -std=gnu11 -D_GNU_SOURCE -DDG_VERSION='"$(VERSION)"' \
+B            ?= build
+ALL_CFLAGS   := -std=gnu11 -D_GNU_SOURCE -DDG_VERSION='"$(VERSION)"' -I$(B) \
 		$(WARN) $(HARDEN) $(CPPFLAGS) $(CFLAGS) $(PKG_CFLAGS)
 # -MMD: each object lists the headers it includes (build/*.d), so that a
 # header change rebuilds exactly what uses it.
@@ -34,9 +35,8 @@ DEP_CFLAGS   := -MMD -MP
 LDFLAGS      ?=
 ALL_LDFLAGS  := -Wl,-z,relro -Wl,-z,now -Wl,--as-needed $(LDFLAGS)
 
-B            ?= build
 SRC          := pam_dropgroups
-CORE         := util diag args scan config policy resolve nss load idmap kernel plan apply
+CORE         := util diag args scan config cache policy resolve nss load idmap kernel plan apply
 # The CLI's alone: reading PAM stacks (pamstack, pamread) and the ways
 # back in they leave open (programs, ways), for lint and explain.
 CLI_CORE     := pamstack pamread programs ways
@@ -49,7 +49,7 @@ CLI_OBJS     := $(CLI_CORE:%=$(B)/%.o)
 AUDIT        := audit sudoers
 PIE_OBJS     := $(CORE:%=$(B)/pie/%.o) $(CLI_CORE:%=$(B)/pie/%.o) \
 		$(AUDIT:%=$(B)/pie/%.o) $(B)/pie/cli.o
-UNIT_TESTS   := test_policy test_config test_resolve test_idmap test_property \
+UNIT_TESTS   := test_policy test_config test_cache test_resolve test_idmap test_property \
 		test_pamstack test_ways
 TEST_HELPERS  = $(B)/logsink $(B)/pambench $(B)/libnss_dgfault.so.2 $(B)/allocfail \
 		$(B)/pam_cycles $(B)/service_switch $(B)/two_sessions \
@@ -59,6 +59,16 @@ all: $(B)/pam_dropgroups.so $(B)/dropgroups
 
 $(B) $(B)/pie:
 	mkdir -p $@
+
+# The compiled policy cache (cache.c) is keyed on this build of the
+# parser: a digest of every source file, so that a cache written by one
+# build is a miss for any other.
+$(B)/parser-id.h: $(sort $(wildcard $(SRC)/*.c $(SRC)/*.h)) | $(B)
+	printf '#define DG_PARSER_ID "%s-%s"\n' '$(VERSION)' \
+		"$$(cat $^ | sha256sum | cut -c1-32)" > $@.tmp
+	mv $@.tmp $@
+
+$(B)/cache.o $(B)/pie/cache.o: $(B)/parser-id.h
 
 $(B)/%.o: $(SRC)/%.c | $(B)
 	$(CC) $(ALL_CFLAGS) $(DEP_CFLAGS) -fPIC -c -o $@ $<
@@ -115,7 +125,7 @@ $(B)/libnss_dgfault.so.2: tests/nss/dgfault.c | $(B)
 # leak or race (tests/stress/*_canary.c) that the detectors must catch.
 STRESS_SRCS  := $(CORE:%=$(SRC)/%.c) $(SRC)/pam_dropgroups.c
 STRESS_CC     = $(1) -std=gnu11 -D_GNU_SOURCE -O1 -g -fPIC -shared \
-		$(PKG_CFLAGS) -Wl,--version-script=$(SRC)/module.map \
+		-I$(B) $(PKG_CFLAGS) -Wl,--version-script=$(SRC)/module.map \
 		-o $@ $(STRESS_SRCS) $(2) $(PKG_LIBS)
 STRESS_HELPERS := $(B)/stress/pam_dropgroups.so $(B)/stress/pam_threads \
 		$(B)/stress/leaky.so $(B)/stress/racy.so
@@ -124,13 +134,13 @@ $(B)/stress:
 	mkdir -p $@
 
 # (named pam_dropgroups.so: pam_syslog tags its lines with the file name)
-$(B)/stress/pam_dropgroups.so: $(STRESS_SRCS) $(wildcard $(SRC)/*.h) | $(B)/stress
+$(B)/stress/pam_dropgroups.so: $(STRESS_SRCS) $(B)/parser-id.h $(wildcard $(SRC)/*.h) | $(B)/stress
 	$(call STRESS_CC,clang -fsanitize=thread)
 
-$(B)/stress/racy.so: $(STRESS_SRCS) tests/stress/race_canary.c tests/stress/canary.h | $(B)/stress
+$(B)/stress/racy.so: $(STRESS_SRCS) $(B)/parser-id.h tests/stress/race_canary.c tests/stress/canary.h | $(B)/stress
 	$(call STRESS_CC,clang -fsanitize=thread,tests/stress/race_canary.c -Wl$(comma)--wrap=dg_plan_prepare)
 
-$(B)/stress/leaky.so: $(STRESS_SRCS) tests/stress/leak_canary.c tests/stress/canary.h | $(B)/stress
+$(B)/stress/leaky.so: $(STRESS_SRCS) $(B)/parser-id.h tests/stress/leak_canary.c tests/stress/canary.h | $(B)/stress
 	$(call STRESS_CC,$(CC),tests/stress/leak_canary.c -Wl$(comma)--wrap=dg_plan_prepare)
 
 $(B)/stress/pam_threads: tests/stress/pam_threads.c | $(B)/stress
@@ -229,7 +239,7 @@ $(B)/pambench: tests/bench/pambench.c | $(B)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS) -lpam
 
 bench: all $(B)/pambench
-	$(B)/pambench $(CURDIR)/$(B)/pam_dropgroups.so
+	BENCH_CLI=$(CURDIR)/$(B)/dropgroups $(B)/pambench $(CURDIR)/$(B)/pam_dropgroups.so
 
 # The same cases in callgrind instruction counts (deterministic on a
 # noisy machine), against tests/bench/callgrind-baseline.txt.

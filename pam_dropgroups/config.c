@@ -34,6 +34,11 @@ static void rule_src_free(struct dg_rule_src *rule)
 
 void dg_config_free(struct dg_config *cfg)
 {
+	if (cfg->arena) {
+		dg_arena_free(&cfg->arena);
+		*cfg = (struct dg_config){0};
+		return;
+	}
 	for (size_t i = 0; i < cfg->rules.n; i++)
 		rule_src_free(&cfg->rules.v[i]);
 	free(cfg->rules.v);

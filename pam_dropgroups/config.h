@@ -57,6 +57,9 @@ struct dg_config {
 	char *include_dir; /* as written in the main file, or NULL */
 	struct dg_group_refs restricting;
 	struct dg_rule_srcs rules;
+	/* Set when the config was read from the cache (cache.c): every
+	 * pointer above points into it, and freeing it frees them all. */
+	struct dg_arena *arena;
 };
 
 enum dg_file_role { DG_MAIN_FILE, DG_DROP_IN };

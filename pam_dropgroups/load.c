@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cache.h"
 #include "nss.h"
 #include "resolve.h"
 #include "util.h"
@@ -225,18 +226,6 @@ static int read_policy_file(int dirfd, const char *name, const char *display,
 	return read_all(fd, display, (size_t)st.st_size, text, diags);
 }
 
-static int load_one(struct dg_config *cfg, int dirfd, const char *name,
-		    const char *display, enum dg_file_role role,
-		    struct dg_diags *diags)
-{
-	_cleanup_free_ char *text = NULL;
-	int r = read_policy_file(dirfd, name, display, &text, diags);
-
-	if (r != 0)
-		return r;
-	return dg_config_parse(cfg, display, text, role, diags);
-}
-
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -305,21 +294,119 @@ struct subst {
 	const char *text;
 };
 
-static int load_drop_ins(struct dg_config *cfg, int dirfd,
+/* One load's files, as they are read.  While every file read so far is
+ * the one the cache holds at that place, nothing is parsed and what the
+ * reading finds goes to `held`; at the first that differs (or cannot be
+ * read), the files read so far are parsed and `held` follows, so that
+ * diags end up exactly as a load without a cache gives them. */
+struct reading {
+	struct dg_config *out;
+	struct dg_diags *diags;
+	struct dg_cache *cache;
+	struct dg_diags held;
+	struct dg_source *files; /* display and text owned here */
+	size_t n, cap;
+};
+
+static struct dg_diags *sink(struct reading *rd)
+{
+	return rd->cache ? &rd->held : rd->diags;
+}
+
+static int parse_file(struct reading *rd, size_t i)
+{
+	const struct dg_source *f = &rd->files[i];
+
+	return dg_config_parse(rd->out, f->display, f->text, f->role,
+			       rd->diags);
+}
+
+/* Parse the first n files read, then add what was held: from here on
+ * the load goes on without the cache. */
+static int leave_cache(struct reading *rd, size_t n)
+{
+	int r = 0;
+
+	dg_cache_free(rd->cache);
+	rd->cache = NULL;
+	for (size_t i = 0; i < n && r == 0; i++)
+		r = parse_file(rd, i);
+	for (size_t i = 0; i < rd->held.n && r == 0; i++) {
+		const struct dg_diag *d = &rd->held.v[i];
+
+		dg_diags_add(rd->diags, d->severity, d->file, d->line, "%s",
+			     d->message);
+	}
+	if (rd->held.lost)
+		rd->diags->lost = true;
+	dg_diags_free(&rd->held);
+	return r;
+}
+
+/* A file was read: keep it (text is taken), and parse it unless the
+ * cache still holds every file so far. */
+static int got_file(struct reading *rd, const char *display,
+		    enum dg_file_role role, char *text)
+{
+	struct dg_source f = {.role = role, .text = text, .len = strlen(text)};
+
+	if (!(f.display = strdup(display)) ||
+	    dg_grow((void **)&rd->files, &rd->cap, rd->n + 1,
+		    sizeof(*rd->files)) < 0) {
+		free((char *)f.display);
+		free(text);
+		return -ENOMEM;
+	}
+	rd->files[rd->n++] = f;
+	if (rd->cache && dg_cache_has(rd->cache, rd->n - 1, &f))
+		return 0;
+	if (rd->cache)
+		return leave_cache(rd, rd->n);
+	return parse_file(rd, rd->n - 1);
+}
+
+static void reading_free(struct reading *rd)
+{
+	for (size_t i = 0; i < rd->n; i++) {
+		free((char *)rd->files[i].display);
+		free((char *)rd->files[i].text);
+	}
+	free(rd->files);
+	dg_cache_free(rd->cache);
+	dg_diags_free(&rd->held);
+}
+
+/* Open `name` in dirfd, check it, read it and hand it to got_file. */
+static int read_file(struct reading *rd, int dirfd, const char *name,
+		     const char *display, enum dg_file_role role)
+{
+	char *text = NULL;
+	int r = read_policy_file(dirfd, name, display, &text, sink(rd));
+
+	if (r == -EINVAL && rd->cache)
+		return leave_cache(rd, rd->n) < 0 ? -ENOMEM : r;
+	if (r != 0)
+		return r;
+	return got_file(rd, display, role, text);
+}
+
+static int load_drop_ins(struct reading *rd, int dirfd,
 			 const char *inc_display, const char *main_file,
-			 const struct subst *sub, struct dg_diags *diags)
+			 const struct subst *sub)
 {
 	struct dg_strings names = {0};
 	int r;
 
 	r = list_drop_ins(dirfd, inc_display, main_file,
-			  sub ? sub->name : NULL, &names, diags);
+			  sub ? sub->name : NULL, &names, sink(rd));
+	if (r == -EINVAL && rd->cache && leave_cache(rd, rd->n) < 0)
+		r = -ENOMEM;
 	for (size_t i = 0; i < names.n && r >= 0; i++) {
 		_cleanup_free_ char *display = NULL;
 
 		if (sub && strcmp(names.v[i], sub->name) == 0) {
-			r = dg_config_parse(cfg, sub->display, sub->text,
-					    DG_DROP_IN, diags);
+			r = dg_config_parse(rd->out, sub->display, sub->text,
+					    DG_DROP_IN, rd->diags);
 			continue;
 		}
 		if (asprintf(&display, "%s/%s", inc_display, names.v[i]) < 0) {
@@ -327,8 +414,7 @@ static int load_drop_ins(struct dg_config *cfg, int dirfd,
 			r = -ENOMEM;
 			break;
 		}
-		r = load_one(cfg, dirfd, names.v[i], display, DG_DROP_IN,
-			     diags);
+		r = read_file(rd, dirfd, names.v[i], display, DG_DROP_IN);
 	}
 	dg_strings_free(&names);
 	return r < 0 ? r : 0;
@@ -528,6 +614,18 @@ static int check_drop_in_dir(const struct dg_load_as *as, int incfd,
 	return 0;
 }
 
+/* The installed policy (no candidates) is worth caching: a clean parse
+ * of it is kept, and the next load may take it from the cache. */
+static void keep(const char *path, struct reading *rd, size_t first)
+{
+	struct dg_diags *diags = rd->diags;
+
+	if (diags->lost || dg_diags_failed(diags))
+		return;
+	dg_cache_write(path, rd->out, rd->files, rd->n, diags->v + first,
+		       diags->n - first);
+}
+
 int dg_config_load_as(const char *path, const struct dg_load_as *as,
 		      struct dg_config *out, struct dg_diags *diags)
 {
@@ -536,12 +634,16 @@ int dg_config_load_as(const char *path, const struct dg_load_as *as,
 	_cleanup_free_ char *main_text = NULL, *extra_text = NULL;
 	_cleanup_close_ int dirfd = -1, incfd = -1;
 	const char *base = NULL, *main_display;
+	struct reading rd = {.out = out, .diags = diags};
 	struct subst sub = {0};
+	size_t first = diags->n;
+	bool cacheable;
 	int r;
 
 	*out = (struct dg_config){0};
 	if (!as)
 		as = &none;
+	cacheable = !as->main_from && !as->drop_in;
 	/* a candidate main file is judged on its own descriptor (Ansible's
 	 * temporary directory may be anybody's); everything else as if it
 	 * were installed at path */
@@ -553,17 +655,22 @@ int dg_config_load_as(const char *path, const struct dg_load_as *as,
 						     diags)
 				  : read_policy_file(dirfd, base, path,
 						     &main_text, diags);
+	if (r == 0 && cacheable)
+		r = dg_cache_read(path, &rd.cache);
 	if (r == 0)
-		r = dg_config_parse(out, main_display, main_text, DG_MAIN_FILE,
-				    diags);
+		r = got_file(&rd, main_display, DG_MAIN_FILE,
+			     DG_TAKE(main_text));
 	if (r != 0)
-		return r == -ENOMEM ? r : 0;
+		goto out;
 	/* Where the main file is broken, include_dir may be wrong too. */
 	if (dg_diags_failed(diags))
-		return 0;
+		goto out;
 
-	r = open_include_dir(out, dirfd, dir, base, main_display, &incfd,
-			     &inc_display, diags);
+	r = open_include_dir(rd.cache ? dg_cache_config(rd.cache) : out,
+			     dirfd, dir, base, main_display, &incfd,
+			     &inc_display, sink(&rd));
+	if (rd.cache && (r != 0 || rd.held.n) && leave_cache(&rd, rd.n) < 0)
+		r = -ENOMEM;
 	if (r == 0 && as->drop_in)
 		r = check_drop_in_dir(as, incfd, inc_display, main_display,
 				      diags);
@@ -587,16 +694,27 @@ int dg_config_load_as(const char *path, const struct dg_load_as *as,
 		/* include_dir is the main file's own directory: the module
 		 * reads the main file as a drop-in too */
 		sub = (struct subst){.name = base, .display = main_display,
-				     .text = main_text};
+				     .text = rd.files[0].text};
 	}
 	if (r == 0 && incfd >= 0)
-		r = load_drop_ins(out, incfd, inc_display, main_display,
-				  sub.name ? &sub : NULL, diags);
+		r = load_drop_ins(&rd, incfd, inc_display, main_display,
+				  sub.name ? &sub : NULL);
+	if (r == 0 && rd.cache && rd.n == dg_cache_n_files(rd.cache)) {
+		/* every file, byte for byte, is the cache's */
+		r = dg_cache_use(DG_TAKE(rd.cache), out, diags);
+		goto out;
+	}
+	if (r == 0 && rd.cache)
+		r = leave_cache(&rd, rd.n); /* a drop-in was removed */
+	if (r == 0 && cacheable)
+		keep(path, &rd, first);
 	/* after the drop-ins, so that what is wrong with them is said too */
 	if (r != -ENOMEM && as->main_from &&
 	    check_abandoned(dirfd, dir, base, path, incfd, main_display,
 			    diags) == -ENOMEM)
 		r = -ENOMEM;
+out:
+	reading_free(&rd);
 	return r == -ENOMEM ? r : 0;
 }
 

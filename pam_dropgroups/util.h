@@ -64,6 +64,18 @@ void dg_strings_sort_unique_nocase(struct dg_strings *s);
 bool dg_strings_has_nocase(const struct dg_strings *s, const char *str);
 void dg_strings_free(struct dg_strings *s);
 
+/* Memory handed out in pieces and freed all at once: a compiled policy
+ * read from the cache (cache.c) is one arena, so reading it costs a few
+ * allocations, not one per string. */
+struct dg_arena;
+
+/* size zeroed bytes, aligned for any type, freed with the arena; NULL on
+ * ENOMEM. */
+void *dg_arena_alloc(struct dg_arena **arena, size_t size);
+/* Free mem (from malloc) with the arena: 0, or -ENOMEM with mem freed. */
+int dg_arena_adopt(struct dg_arena **arena, void *mem);
+void dg_arena_free(struct dg_arena **arena);
+
 /* Read fd to its end (size_hint: its expected size) into a
  * NUL-terminated *text of *len bytes.  0, -ENOMEM, -EFBIG when it holds
  * more than max bytes, or read's -errno. */

@@ -46,7 +46,7 @@ FUZZ_DICT     := $(FUZZ_DIR)/policy.dict
 
 FUZZ_SAN      := -fsanitize=address,undefined -fno-sanitize-recover=all \
 		 -fno-omit-frame-pointer
-FUZZ_CFLAGS    = -std=gnu11 -D_GNU_SOURCE -g -O1 $(FUZZ_SAN) \
+FUZZ_CFLAGS    = -std=gnu11 -D_GNU_SOURCE -g -O1 $(FUZZ_SAN) -I$(B) \
 		 $(shell pkg-config --cflags libconfig libcap 2>/dev/null)
 FUZZ_LIBS      = $(shell pkg-config --libs libconfig libcap 2>/dev/null || \
 		   echo -lconfig -lcap)
@@ -72,7 +72,7 @@ $(FUZZ_B):
 # The core as the fuzzers see it: instrumented for coverage and the
 # sanitizers.  Warnings stay warnings here (gcc -Werror guards the real
 # build); the fuzz targets themselves are -Werror.
-$(FUZZ_CORE_OBJS): $(FUZZ_B)/%.o: $(SRC)/%.c $(wildcard $(SRC)/*.h) | $(FUZZ_B)
+$(FUZZ_CORE_OBJS): $(FUZZ_B)/%.o: $(SRC)/%.c $(wildcard $(SRC)/*.h) $(B)/parser-id.h | $(FUZZ_B)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -Wall -Wextra -Wno-unused-parameter \
 		-fsanitize=fuzzer-no-link -c -o $@ $<
 

@@ -31,13 +31,20 @@
  * Checked: the load returns 0 or -EINVAL, never 0 with an error; an
  * insecure or unreadable file that the loader must read (not root's,
  * writable by group or others, not a regular file, a symlink, over 1 MiB,
- * with a NUL byte) always fails the load; and a clean load with the
+ * with a NUL byte) always fails the load; a clean load with the
  * default include_dir has read exactly the eligible drop-ins, in strcmp
- * order. */
+ * order; and loading the same files again, now from the compiled policy
+ * cache (cache.c: a clean load as root keeps it), gives the same
+ * config, field by field, and the same diagnostics.
+ *
+ * As root it runs in a mount namespace of its own with a tmpfs on /run,
+ * so the cache it writes is never the host's. */
 #include "fuzz_common.h"
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <sched.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -134,6 +141,12 @@ static void setup(void)
 	const char *tmp = getenv("TMPDIR");
 	int fd;
 
+	/* the module's cache is written in /run: this one's own */
+	if (geteuid() == 0 &&
+	    (unshare(CLONE_NEWNS) < 0 ||
+	     mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0 ||
+	     mount("tmpfs", "/run", "tmpfs", 0, "mode=0755") < 0))
+		fz_fail("setup: a private /run: %s", strerror(errno));
 	snprintf(fz_root, sizeof(fz_root), "%s/dg-fuzz-load.XXXXXX",
 		 tmp && *tmp ? tmp : "/tmp");
 	if (!mkdtemp(fz_root))
@@ -321,6 +334,80 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+static bool same_str(const char *a, const char *b)
+{
+	return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+static bool same_strings(const struct dg_strings *a,
+			 const struct dg_strings *b)
+{
+	if (a->n != b->n)
+		return false;
+	for (size_t i = 0; i < a->n; i++)
+		if (strcmp(a->v[i], b->v[i]) != 0)
+			return false;
+	return true;
+}
+
+static bool same_refs(const struct dg_group_refs *a,
+		      const struct dg_group_refs *b)
+{
+	if (a->n != b->n)
+		return false;
+	for (size_t i = 0; i < a->n; i++) {
+		const struct dg_group_ref *x = &a->v[i], *y = &b->v[i];
+
+		if (!same_str(x->name, y->name) ||
+		    (!x->name && x->gid != y->gid) ||
+		    x->optional != y->optional || !same_str(x->file, y->file) ||
+		    x->line != y->line)
+			return false;
+	}
+	return true;
+}
+
+/* Field by field: what a load from the cache gives is what parsing gave. */
+static void check_same_config(const struct dg_config *a,
+			      const struct dg_config *b)
+{
+	if (!same_strings(&a->files, &b->files) ||
+	    !same_str(a->include_dir, b->include_dir) ||
+	    !same_refs(&a->restricting, &b->restricting) ||
+	    a->rules.n != b->rules.n)
+		fz_fail("the second load's config differs (files, include_dir, "
+			"restricting or the number of rules)");
+	for (size_t i = 0; i < a->rules.n; i++) {
+		const struct dg_rule_src *x = &a->rules.v[i], *y = &b->rules.v[i];
+
+		if (!same_str(x->name, y->name) || !same_str(x->file, y->file) ||
+		    x->line != y->line ||
+		    !same_strings(&x->services, &y->services) ||
+		    x->users_given != y->users_given ||
+		    !same_strings(&x->users, &y->users) ||
+		    x->users_line != y->users_line || x->mode != y->mode ||
+		    x->has_drop != y->has_drop || x->has_keep != y->has_keep ||
+		    !same_refs(&x->groups, &y->groups) ||
+		    x->no_new_privs != y->no_new_privs)
+			fz_fail("the second load's rule %zu differs", i);
+	}
+}
+
+static void check_same_diags(const struct dg_diags *a, const struct dg_diags *b)
+{
+	if (a->n != b->n || a->lost != b->lost)
+		fz_fail("the second load gave %zu diagnostics, the first %zu",
+			b->n, a->n);
+	for (size_t i = 0; i < a->n; i++)
+		if (a->v[i].severity != b->v[i].severity ||
+		    !same_str(a->v[i].file, b->v[i].file) ||
+		    a->v[i].line != b->v[i].line ||
+		    strcmp(a->v[i].message, b->v[i].message) != 0)
+			fz_fail("diagnostic %zu differs on the second load: "
+				"\"%s\" and \"%s\"", i, a->v[i].message,
+				b->v[i].message);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct fz_span spans[FZ_MAX_FILES];
@@ -419,6 +506,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				fz_fail("drop-in %zu is %s, want %s", i,
 					cfg.files.v[i + 1], path);
 		}
+	}
+
+	{
+		/* again: a clean load above left its parse in the cache */
+		struct dg_config cfg2 = {0};
+		struct dg_policy pol2 = {0};
+		struct dg_diags diags2 = {0};
+		int r2;
+
+		snprintf(path, sizeof(path), "%s/dropgroups.conf", fz_root);
+		r2 = dg_policy_load(path, NULL, NULL, false, &cfg2, &pol2,
+				    &diags2);
+		if (r2 != r)
+			fz_fail("the second load returned %d, the first %d", r2,
+				r);
+		check_same_diags(&diags, &diags2);
+		check_same_config(&cfg, &cfg2);
+		dg_policy_free(&pol2);
+		dg_config_free(&cfg2);
+		dg_diags_free(&diags2);
 	}
 
 	dg_policy_free(&pol);

@@ -1,0 +1,194 @@
+# The compiled policy cache (/run/dropgroups, cache.c): a login after the
+# first takes the parsed policy from it, and only while every file is,
+# byte for byte, the one that was parsed; only root's alone is read.
+#
+# To show that a login really took the cache (and not the file), some
+# tests forge it: the compiled rule says "audio" where the file still
+# says "video".  A login that obeys the forgery read the cache; one that
+# drops video read the file.  alice starts with 1001 100 29(audio)
+# 44(video) 46 2003 3000.
+
+video_policy() {
+	policy <<-'EOF'
+	version = 1;
+	restricting = ( );
+	rules = ( { name = "v"; services = "dgtest"; drop = "video"; } );
+	EOF
+}
+
+CACHE_DIR=/run/dropgroups
+
+cache_file() {
+	local f
+	f=$(ls "$CACHE_DIR"/policy-*.cache 2>/dev/null) || true
+	[ -n "$f" ] && [ "$(printf '%s\n' "$f" | wc -l)" -eq 1 ] ||
+		fail "want one cache file in $CACHE_DIR, got: [$f]"
+	echo "$f"
+}
+
+# The last "video" in the cache is the compiled rule's (the files' bytes
+# come first): make it say "audio", and keep the files' bytes.
+forge_audio() {
+	python3 - "$1" <<-'EOF'
+	import os, sys
+	p = sys.argv[1]
+	d = open(p, "rb").read()
+	i = d.rindex(b"video")
+	assert d.index(b"video") < i, "the source and the rule"
+	open(p + ".new", "wb").write(d[:i] + b"audio" + d[i + 5:])
+	os.chmod(p + ".new", 0o600)
+	os.rename(p + ".new", p)
+	EOF
+}
+
+login_drops() {
+	log_reset
+	run_pam alice open_session
+	assert_rc 0
+	case $1 in
+	video) assert_groups 1001 100 29 46 2003 3000 ;;
+	audio) assert_groups 1001 100 44 46 2003 3000 ;;
+	*) fail "login_drops: $1" ;;
+	esac
+}
+
+test_cache_is_written_root_only_and_used() {
+	video_policy
+	stack session success
+	[ ! -e "$CACHE_DIR" ] || fail "$CACHE_DIR exists before any login"
+	login_drops video
+	local f
+	f=$(cache_file)
+	[ "$(stat -c '%U %a' "$CACHE_DIR")" = "root 700" ] ||
+		fail "$CACHE_DIR is $(stat -c '%U %a' "$CACHE_DIR")"
+	[ "$(stat -c '%U %a %h' "$f")" = "root 600 1" ] ||
+		fail "$f is $(stat -c '%U %a %h' "$f")"
+	# the baseline: the file says video, and so does the cache
+	login_drops video
+	forge_audio "$f"
+	login_drops audio
+}
+
+test_cache_not_roots_alone_is_ignored() {
+	video_policy
+	stack session success
+	login_drops video
+	local f
+	f=$(cache_file)
+	forge_audio "$f"
+	login_drops audio # the forgery is read while it is root's alone
+
+	chmod 0640 "$f"
+	login_drops video
+	# (that login parsed, and put a true cache in place)
+	forge_audio "$f"
+	chown nobody "$f"
+	login_drops video
+
+	forge_audio "$f"
+	ln "$f" /run/second-link
+	login_drops video
+	rm -f /run/second-link
+
+	forge_audio "$f"
+	chmod 0755 "$CACHE_DIR"
+	login_drops video
+	chmod 0700 "$CACHE_DIR"
+	chown nobody "$CACHE_DIR"
+	login_drops video
+	chown root "$CACHE_DIR"
+
+	# a symbolic link in place of the directory is never followed
+	mv "$CACHE_DIR" /run/elsewhere
+	ln -s /run/elsewhere "$CACHE_DIR"
+	login_drops video
+	rm "$CACHE_DIR"
+	mv /run/elsewhere "$CACHE_DIR"
+	login_drops audio # the forgery again, where it is trusted
+}
+
+# Every change that the files show is a miss: an edit of the same
+# length, a drop-in added or removed; and a file that is no longer safe,
+# its bytes the same, fails closed as it would without a cache.
+test_any_change_to_the_files_is_a_miss() {
+	video_policy
+	stack session success
+	login_drops video
+	login_drops video
+	sed -i 's/"video"/"audio"/' "$POLICY"
+	login_drops audio
+	sed -i 's/"audio"/"video"/' "$POLICY"
+	login_drops video
+
+	# a drop-in that makes video restricting: kept, whatever the rule
+	mkdir -p -m 0755 /etc/security/dropgroups.d
+	policy /etc/security/dropgroups.d/10-video.conf <<-'EOF'
+	version = 1;
+	restricting = [ "video" ];
+	EOF
+	log_reset
+	run_pam alice open_session
+	assert_rc 0
+	assert_untouched
+	rm /etc/security/dropgroups.d/10-video.conf
+	login_drops video
+
+	# the same bytes, no longer root's alone: refused, with the reason
+	stack session session_err
+	chmod 0664 "$POLICY"
+	log_reset
+	run_pam alice open_session
+	assert_failed_closed "$POLICY: the file is writable by group or others"
+	chmod 0644 "$POLICY"
+	mv "$POLICY" "$POLICY.real"
+	ln -s "$POLICY.real" "$POLICY"
+	log_reset
+	run_pam alice open_session
+	assert_failed_closed "symbolic link"
+}
+
+# A cached parse says what the parse said: the same warnings, each time.
+test_a_hit_logs_the_warnings_of_the_parse() {
+	policy <<-'EOF'
+	version = 1;
+	restricting = ( );
+	rules = ( { name = "up"; services = [ "SSHD", "dgtest" ];
+	            drop = "video"; } );
+	EOF
+	stack session success
+	login_drops video
+	assert_log warning 1 'upper-case'
+	cache_file > /dev/null
+	login_drops video
+	assert_log warning 1 'upper-case'
+}
+
+# explain (and check) read the cache too, and say what a parse says.
+test_explain_says_the_same_from_the_cache() {
+	video_policy
+	capture "$DG" explain -c "$POLICY" dgtest alice
+	assert_exit 0
+	cp "$T/out" "$T/explain-parsed"
+	cache_file > /dev/null
+	capture "$DG" explain -c "$POLICY" dgtest alice
+	assert_exit 0
+	cmp "$T/explain-parsed" "$T/out" || fail "explain differs on a hit"
+	grep -q 'video' "$T/out" || fail "explain does not name video"
+}
+
+# Checking policies at many paths (a configuration tool's temporary
+# copies) cannot fill /run: a cache file per slot, at most 8.
+test_cache_files_are_bounded() {
+	local i
+	for i in $(seq 40); do
+		mkdir -p -m 0755 "/etc/security/t$i"
+		video_policy
+		cp -p "$POLICY" "/etc/security/t$i/dropgroups.conf"
+		capture "$DG" check -c "/etc/security/t$i/dropgroups.conf"
+		assert_exit 0
+	done
+	local n
+	n=$(find "$CACHE_DIR" -type f | wc -l)
+	echo "cache files after 40 paths: $n"
+	[ "$n" -ge 1 ] && [ "$n" -le 8 ] || fail "want 1 to 8 cache files, got $n"
+}
