@@ -4,19 +4,26 @@
  *
  * As root, in a private mount namespace of its own: /etc/passwd,
  * /etc/group, /etc/nsswitch.conf are bind-mounted from throwaway files,
- * /etc/pam.d and /etc/security are throwaway tmpfs; the host's /etc is
+ * /etc/pam.d, /etc/security and /run (where the module keeps its
+ * compiled policy) are throwaway tmpfs; the host's /etc and /run are
  * never written.  See README.md, "Performance".
  *
  *   pambench MODULE.so                 the table (make bench)
  *   pambench MODULE.so G R PEER MODE   one login (make bench-callgrind:
  *                                      callgrind counts bench_login only)
  *
- * PEER: permit, group, dropgroups, bare.  MODE: fresh, live.
+ * PEER: permit, group, dropgroups, bare.  MODE: fresh (after one
+ * uncounted fresh login, so that the compiled policy is in the cache, as
+ * in every login but the first after an edit), cold (the cache emptied
+ * first: the first login after an edit), live.
  * BENCH_REPS (default 5) repetitions, interleaved across the peers; each
- * figure is the median.  BENCH_CASES="G:R G:R ..." picks the cases. */
+ * figure is the median.  BENCH_CASES="G:R G:R ..." picks the cases.
+ * BENCH_CLI=PATH/dropgroups also times `dropgroups check` and `explain`
+ * on the largest policy of the cases, with the cache and without. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
+#include <dirent.h>
 #include <errno.h>
 #include <grp.h>
 #include <sched.h>
@@ -25,6 +32,7 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -37,11 +45,14 @@
 #define EXTRA_GID 9998  /* "extra": what pam_group adds */
 #define POLICY "/etc/security/bench-dropgroups.conf"
 
-enum peer { P_BARE, P_PERMIT, P_GROUP, P_DG, N_PEERS };
+/* P_COLD: pam_dropgroups with its cache emptied before each login
+ * (fresh handles only). */
+enum peer { P_BARE, P_PERMIT, P_GROUP, P_DG, P_COLD, N_PEERS };
 static const char *peer_name[N_PEERS] = {"bare", "permit", "group",
-					 "dropgroups"};
+					 "dropgroups", "cold"};
 static const char *peer_service[N_PEERS] = {NULL, "bench-permit",
-					    "bench-group", "bench-dg"};
+					    "bench-group", "bench-dg",
+					    "bench-dg"};
 
 static const char *module;
 static gid_t *start;
@@ -148,8 +159,9 @@ static void sandbox(void)
 	write_file(path, "", 0);
 	bind_file("group", "/etc/group");
 	if (mount("tmpfs", "/etc/pam.d", "tmpfs", 0, "mode=0755") < 0 ||
-	    mount("tmpfs", "/etc/security", "tmpfs", 0, "mode=0755") < 0)
-		die("mount tmpfs on /etc/pam.d or /etc/security");
+	    mount("tmpfs", "/etc/security", "tmpfs", 0, "mode=0755") < 0 ||
+	    mount("tmpfs", "/run", "tmpfs", 0, "mode=0755") < 0)
+		die("mount tmpfs on /etc/pam.d, /etc/security or /run");
 
 	struct buf b;
 
@@ -220,6 +232,21 @@ static void write_case(size_t n_groups, size_t n_rules)
 		start[i] = (gid_t)(FIRST_GID + i - 1);
 }
 
+/* Empty the module's compiled-policy cache (in the namespace's /run). */
+static void drop_cache(void)
+{
+	DIR *d = opendir("/run/dropgroups");
+	struct dirent *de;
+
+	if (!d)
+		return;
+	while ((de = readdir(d)))
+		if (de->d_name[0] != '.' &&
+		    unlinkat(dirfd(d), de->d_name, 0) < 0)
+			die("unlink /run/dropgroups/*");
+	closedir(d);
+}
+
 static void restore(void)
 {
 	if (setgroups(n_start, start) < 0)
@@ -234,14 +261,14 @@ static double now_us(void)
 	return t.tv_sec * 1e6 + t.tv_nsec / 1e3;
 }
 
-/* One login of peer; fresh: a handle of its own.  Not static and never
- * inlined: callgrind counts this function alone (--toggle-collect). */
-__attribute__((noinline)) int bench_login(enum peer p, int fresh);
-__attribute__((noinline)) int bench_login(enum peer p, int fresh)
+/* One login of peer; fresh: a handle of its own. */
+static __attribute__((noinline)) int login_once(enum peer p, int fresh)
 {
 	pam_handle_t *h;
 	int r;
 
+	if (p == P_COLD && !fresh)
+		return 0; /* a live handle keeps its plan: no cold case */
 	if (p == P_BARE) {
 		int n = getgroups((int)n_start + 16, scratch);
 
@@ -258,6 +285,15 @@ __attribute__((noinline)) int bench_login(enum peer p, int fresh)
 	r = pam_setcred(h, PAM_ESTABLISH_CRED);
 	pam_end(h, r);
 	return r;
+}
+
+/* The timed login.  Not static and never inlined: callgrind counts this
+ * function alone (--toggle-collect), so a warm-up through login_once
+ * is not counted. */
+__attribute__((noinline)) int bench_login(enum peer p, int fresh);
+__attribute__((noinline)) int bench_login(enum peer p, int fresh)
+{
+	return login_once(p, fresh);
 }
 
 static void end_live(void)
@@ -279,6 +315,8 @@ static double measure(enum peer p, int fresh, int iters)
 		int r;
 
 		restore();
+		if (p == P_COLD && fresh)
+			drop_cache();
 		t0 = now_us();
 		r = bench_login(p, fresh);
 		total += now_us() - t0;
@@ -345,6 +383,65 @@ static double run_case(size_t g, size_t r, double *fig /* [2][N_PEERS] */)
 	}
 }
 
+/* ms for one run of the CLI (its output discarded); cold: with the
+ * cache emptied first. */
+static double cli_ms(char *const argv[], int cold)
+{
+	double t0;
+	pid_t pid;
+	int status;
+
+	if (cold)
+		drop_cache();
+	t0 = now_us();
+	if ((pid = fork()) < 0)
+		die("fork");
+	if (pid == 0) {
+		if (!freopen("/dev/null", "w", stdout) ||
+		    !freopen("/dev/null", "w", stderr))
+			_exit(127);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	if (waitpid(pid, &status, 0) < 0)
+		die("waitpid");
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		fprintf(stderr, "pambench: %s %s failed (status %d)\n", argv[0],
+			argv[1], status);
+		exit(1);
+	}
+	return (now_us() - t0) / 1000;
+}
+
+/* `dropgroups check` and `explain` on the policy of the given case:
+ * medians of BENCH_REPS, interleaved. */
+static void time_cli(const char *cli, size_t g, size_t r)
+{
+	char *check[] = {(char *)cli, (char *)"check", (char *)"-c",
+			 (char *)POLICY, NULL};
+	char *explain[] = {(char *)cli, (char *)"explain", (char *)"-c",
+			   (char *)POLICY, (char *)"bench-dg", (char *)USER,
+			   NULL};
+	char *const *argvs[2] = {check, explain};
+	int reps = getenv("BENCH_REPS") ? atoi(getenv("BENCH_REPS")) : 5;
+	double v[2][2][MAX_REPS];
+
+	if (reps < 5)
+		reps = 5;
+	if (reps > MAX_REPS)
+		reps = MAX_REPS;
+	write_case(g, r);
+	(void)cli_ms(check, 1); /* one untimed run: the files are cached */
+	for (int k = 0; k < reps; k++)
+		for (int c = 0; c < 2; c++)
+			for (int cold = 0; cold < 2; cold++)
+				v[c][cold][k] = cli_ms(argvs[c], cold);
+	for (int c = 0; c < 2; c++)
+		printf("# dropgroups %s, %zu rules: %.1f ms (cold: %.1f ms)\n",
+		       c ? "explain" : "check", r, median(v[c][0], reps),
+		       median(v[c][1], reps));
+}
+
 int main(int argc, char **argv)
 {
 	static const size_t def_cases[][2] = {
@@ -352,7 +449,7 @@ int main(int argc, char **argv)
 		{16, 100},   {1024, 100},   {65536, 100},
 		{16, 10000}, {1024, 10000}, {65536, 10000},
 	};
-	size_t cases[32][2], n_cases = 0;
+	size_t cases[32][2], n_cases = 0, cli_rules = 0, cli_groups = 0;
 	double headline = -1;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -377,11 +474,14 @@ int main(int argc, char **argv)
 			return 2;
 		write_case(strtoul(argv[2], NULL, 10),
 			   strtoul(argv[3], NULL, 10));
-		if (!fresh) { /* warm the handle: count the second call */
+		if (!fresh || p == P_DG) {
+			/* warm the handle, or the cache: count the second */
 			restore();
-			bench_login(p, 0);
+			login_once(p, fresh);
 		}
 		restore();
+		if (p == P_COLD)
+			drop_cache();
 		r = bench_login(p, fresh);
 		end_live();
 		return r == 0 || p == P_GROUP ? 0 : 1;
@@ -404,9 +504,12 @@ int main(int argc, char **argv)
 	printf("# µs per login, median of >=5 interleaved repetitions; "
 	       "fresh = pam_start..pam_setcred..pam_end, live = pam_setcred "
 	       "on one handle\n");
-	printf("%-7s %-6s %-5s %10s %10s %10s %10s %8s %9s %9s\n", "groups",
-	       "rules", "mode", "bare", "permit", "group", "dropgrp",
-	       "dg/group", "dg/floor", "dg-permit");
+	printf("# dropgrp: every login but the first after an edit (the "
+	       "compiled policy in its cache); cold: that first login (the "
+	       "cache emptied before each)\n");
+	printf("%-7s %-6s %-5s %10s %10s %10s %10s %8s %9s %9s %10s\n",
+	       "groups", "rules", "mode", "bare", "permit", "group", "dropgrp",
+	       "dg/group", "dg/floor", "dg-permit", "cold");
 	for (size_t c = 0; c < n_cases; c++) {
 		double fig[2 * N_PEERS];
 		size_t g = cases[c][0], r = cases[c][1];
@@ -416,12 +519,20 @@ int main(int argc, char **argv)
 			double *f = fig + fresh * N_PEERS;
 
 			printf("%-7zu %-6zu %-5s %10.1f %10.1f %10.1f %10.1f "
-			       "%8.2f %9.2f %9.1f\n",
+			       "%8.2f %9.2f %9.1f",
 			       g, r, fresh ? "fresh" : "live", f[P_BARE],
 			       f[P_PERMIT], f[P_GROUP], f[P_DG],
 			       f[P_DG] / f[P_GROUP],
 			       f[P_DG] / (f[P_BARE] + f[P_PERMIT]),
 			       f[P_DG] - f[P_PERMIT]);
+			if (fresh)
+				printf(" %10.1f\n", f[P_COLD]);
+			else
+				printf(" %10s\n", "-");
+		}
+		if (r > cli_rules) {
+			cli_rules = r;
+			cli_groups = g;
 		}
 		if (g == 16 && r == 100)
 			headline = R;
@@ -442,6 +553,8 @@ int main(int argc, char **argv)
 		headline = run_case(16, 100, fig);
 	}
 	end_live();
+	if (getenv("BENCH_CLI") && cli_rules)
+		time_cli(getenv("BENCH_CLI"), cli_groups, cli_rules);
 	printf("dropgroups_vs_pam_group_ratio: %.2f\n", headline);
 	return 0;
 }

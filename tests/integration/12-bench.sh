@@ -16,7 +16,7 @@ test_callgrind_gate_catches_growth() {
 	skip_under_sanitizers "callgrind counts the uninstrumented build"
 	command -v valgrind > /dev/null || fail "valgrind is missing (tests/install-deps.sh)"
 	[ -x "$BUILD/pambench" ] || fail "$BUILD/pambench is missing (make helpers)"
-	awk '/^#/ { print; next } { printf "%s %s %d\n", $1, $2, $3 * 2 / 3 }' \
+	awk '/^#/ { print; next } { printf "%s %s %s %d\n", $1, $2, $3, $4 * 2 / 3 }' \
 		"$TOP/tests/bench/callgrind-baseline.txt" > "$T/lowered.txt"
 	if CG_CASES="16:100" "$TOP/tests/bench/callgrind.sh" --check "$T/lowered.txt" > "$T/out" 2>&1; then
 		cat "$T/out"
