@@ -622,7 +622,8 @@ static void keep(const char *path, struct reading *rd, size_t first)
 
 	if (diags->lost || dg_diags_failed(diags))
 		return;
-	dg_cache_write(path, rd->out, rd->files, rd->n, diags->v + first,
+	dg_cache_write(path, rd->out, rd->files, rd->n,
+		       diags->n > first ? diags->v + first : NULL,
 		       diags->n - first);
 }
 
