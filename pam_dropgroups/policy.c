@@ -15,9 +15,13 @@ static int cmp_gid(const void *a, const void *b)
 
 size_t dg_gids_normalize(gid_t *v, size_t n)
 {
-	size_t out = 0;
+	size_t out = 0, sorted = 1;
 
-	if (n < 2)
+	/* the kernel hands out group lists sorted: check before sorting
+	 * 65,536 of them again */
+	while (sorted < n && v[sorted - 1] < v[sorted])
+		sorted++;
+	if (sorted >= n)
 		return n;
 	qsort(v, n, sizeof(*v), cmp_gid);
 	for (size_t i = 0; i < n; i++)
@@ -28,8 +32,19 @@ size_t dg_gids_normalize(gid_t *v, size_t n)
 
 bool dg_gids_contains(const struct dg_gids *set, gid_t gid)
 {
-	return set->n &&
-	       bsearch(&gid, set->v, set->n, sizeof(gid_t), cmp_gid) != NULL;
+	size_t lo = 0, hi = set->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (set->v[mid] == gid)
+			return true;
+		if (set->v[mid] < gid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return false;
 }
 
 int dg_gids_from(struct dg_gids *out, const gid_t *v, size_t n)
@@ -54,10 +69,21 @@ void dg_gids_free(struct dg_gids *set)
 const struct dg_gid_name *dg_gid_names_find(const struct dg_gid_names *names,
 					    gid_t gid)
 {
-	if (!names || !names->n)
-		return NULL;
-	/* dg_gid_name starts with its gid, so cmp_gid compares entries */
-	return bsearch(&gid, names->v, names->n, sizeof(*names->v), cmp_gid);
+	size_t lo = 0, hi = names ? names->n : 0;
+
+	/* bsearch, without a call through a pointer per step: this runs
+	 * once per gid, twice per login, 65,536 gids at most */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (names->v[mid].gid == gid)
+			return &names->v[mid];
+		if (names->v[mid].gid < gid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
 }
 
 const char *dg_gid_names_get(const struct dg_gid_names *names, gid_t gid)
@@ -167,12 +193,12 @@ bool dg_decide_needs_names(const struct dg_policy *policy,
 	       (rule->mode == DG_MODE_KEEP && rule->keep_names.n > 0);
 }
 
+/* asked: what NSS said of gid, or NULL when it was not asked. */
 static struct dg_verdict judge(gid_t gid, gid_t primary_gid,
 			       const struct dg_policy *policy,
 			       const struct dg_rule *rule,
-			       const struct dg_gid_names *names)
+			       const struct dg_gid_name *asked)
 {
-	const struct dg_gid_name *asked = dg_gid_names_find(names, gid);
 	const char *name = asked ? asked->name : NULL;
 	bool listed = dg_gids_contains(&rule->named, gid);
 	bool named = rule->all || listed ||
@@ -213,7 +239,7 @@ int dg_decide(const gid_t *current, size_t n_current, gid_t primary_gid,
 	_cleanup_free_ struct dg_verdict *verdicts = NULL;
 	_cleanup_free_ gid_t *kept = NULL;
 	struct dg_gids start = {0};
-	size_t n_kept = 0;
+	size_t n_kept = 0, at = 0, n_names = names ? names->n : 0;
 
 	if (dg_gids_from(&start, current, n_current) < 0)
 		return -ENOMEM;
@@ -228,7 +254,13 @@ int dg_decide(const gid_t *current, size_t n_current, gid_t primary_gid,
 	for (size_t i = 0; i < start.n; i++) {
 		gid_t g = start.v[i];
 
-		verdicts[i] = judge(g, primary_gid, policy, rule, names);
+		/* start and names are both sorted by gid: walk them together */
+		while (at < n_names && names->v[at].gid < g)
+			at++;
+		verdicts[i] = judge(g, primary_gid, policy, rule,
+				    at < n_names && names->v[at].gid == g
+					    ? &names->v[at]
+					    : NULL);
 		if (verdicts[i].kept)
 			kept[n_kept++] = g;
 	}
