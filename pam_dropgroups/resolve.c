@@ -325,19 +325,28 @@ static void warn_restricting_named(const struct dg_rule *rule,
 				   struct dg_diags *diags)
 {
 	const struct dg_rule_src *src = rule->src;
+	bool by_gid = false;
 
 	if (rule->mode != DG_MODE_DROP)
 		return;
+	/* rule->named holds every gid its refs resolved to: when none is
+	 * restricting, only a restricting name can be, and the refs need
+	 * not be looked up again (10,000 rules, each naming a group) */
+	for (size_t i = 0; i < rule->named.n && !by_gid; i++)
+		by_gid = dg_gids_contains(&policy->restricting, rule->named.v[i]);
 	for (size_t i = 0; i < src->groups.n; i++) {
 		const struct dg_group_ref *ref = &src->groups.v[i];
+		bool by_name = ref->name &&
+			       dg_strings_has_nocase(&policy->restricting_names,
+						     ref->name);
 		gid_t gid = ref->gid;
-		bool found = !ref->name || answer_for(groups, ref->name, &gid) > 0;
+		bool found;
 
-		if (ref->name && strcmp(ref->name, "*") == 0)
+		if ((ref->name && strcmp(ref->name, "*") == 0) ||
+		    (!by_name && !by_gid))
 			continue;
-		if (!(ref->name && dg_strings_has_nocase(&policy->restricting_names,
-							 ref->name)) &&
-		    !(found && dg_gids_contains(&policy->restricting, gid)))
+		found = !ref->name || answer_for(groups, ref->name, &gid) > 0;
+		if (!by_name && !(found && dg_gids_contains(&policy->restricting, gid)))
 			continue;
 		if (ref->name && found)
 			dg_diags_add(diags, DG_WARNING, ref->file, ref->line,
