@@ -40,11 +40,31 @@ static int check_owner(const struct stat *st, const char *report_file,
 	return 0;
 }
 
+static int open_dir_checked(int at, const char *name, const char *display,
+			    const char *report_file, bool nofollow,
+			    bool missing_ok, int *fd, struct dg_diags *diags);
+
 /* Open directory `name` in `at` and check it.  *fd is -1 when it does
- * not exist and `missing_ok`. */
+ * not exist and `missing_ok`, and whenever it fails: a directory that
+ * fails its check is closed here, so no caller can leak it (a login
+ * with an insecure include directory leaked one descriptor each). */
 static int open_dir(int at, const char *name, const char *display,
 		    const char *report_file, bool nofollow, bool missing_ok,
 		    int *fd, struct dg_diags *diags)
+{
+	int r = open_dir_checked(at, name, display, report_file, nofollow,
+				 missing_ok, fd, diags);
+
+	if (r < 0 && *fd >= 0) {
+		close(*fd);
+		*fd = -1;
+	}
+	return r;
+}
+
+static int open_dir_checked(int at, const char *name, const char *display,
+			    const char *report_file, bool nofollow,
+			    bool missing_ok, int *fd, struct dg_diags *diags)
 {
 	int flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC |
 		    (nofollow ? O_NOFOLLOW : 0);

@@ -172,3 +172,20 @@ test_drop_in_symlink_is_refused() {
 	run_pam alice open_session
 	assert_failed_closed '/etc/security/dropgroups.d/10.conf: cannot open: it is a symbolic link'
 }
+
+# An include directory that fails its check (mode 0777) is closed
+# again: 50 sessions through one process leave no descriptor behind
+# (each leaked one, found by an attack pass on the cache).
+test_insecure_include_dir_leaks_no_descriptor() {
+	main_policy
+	mkdir -p -m 0777 /etc/security/dropgroups.d
+	chmod 0777 /etc/security/dropgroups.d
+	printf 'auth required pam_permit.so\nsession required %s config=%s\n' \
+		"$MODULE" "$POLICY" > "/etc/pam.d/$SERVICE"
+	capture setpriv --groups "$START" "$BUILD/pam_cycles" "$SERVICE" alice \
+		50 session PAM_SESSION_ERR
+	# (pam_cycles fails when the count of open descriptors grew)
+	assert_exit 0
+	grep -q 'pam_open_session PAM_SESSION_ERR' "$T/out" ||
+		fail "the sessions did not fail on the insecure directory"
+}
