@@ -31,8 +31,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "parser-id.h"
@@ -625,36 +625,56 @@ static int write_all(int fd, const char *buf, size_t len)
 	return 0;
 }
 
+/* Give the unnamed file fd the name tmp in dirfd (replacing a leftover
+ * of a writer that was killed between this and its rename). */
+static bool link_as(int fd, int dirfd, const char *tmp)
+{
+	char proc[64];
+
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	for (int attempt = 0; attempt < 2; attempt++) {
+		if (linkat(AT_FDCWD, proc, dirfd, tmp, AT_SYMLINK_FOLLOW) == 0)
+			return true;
+		if (errno != EEXIST || unlinkat(dirfd, tmp, 0) < 0)
+			return false;
+	}
+	return false;
+}
+
 void dg_cache_write(const char *path, const struct dg_config *cfg,
 		    const struct dg_source *files, size_t n,
 		    const struct dg_diag *found, size_t n_found)
 {
-	_cleanup_close_ int dirfd = -1;
+	_cleanup_close_ int dirfd = -1, fd = -1;
 	_cleanup_free_ char *buf = NULL;
-	char name[32], tmp[64];
-	struct timespec ts;
+	char name[32], tmp[40];
+	struct rlimit fsize;
 	size_t len;
-	bool ok;
-	int fd;
 
 	if (geteuid() != 0 ||
 	    dg_cache_encode(path, cfg, files, n, found, n_found, &buf,
-			    &len) < 0 ||
-	    (dirfd = open_dir(true)) < 0)
+			    &len) < 0)
+		return;
+	/* A file size limit below the cache's size (the invoking user's,
+	 * through a set-user-ID su, or one pam_limits set) would kill the
+	 * login program with SIGXFSZ in the middle of the write. */
+	if (getrlimit(RLIMIT_FSIZE, &fsize) < 0 ||
+	    (fsize.rlim_cur != RLIM_INFINITY && fsize.rlim_cur < len))
+		return;
+	if ((dirfd = open_dir(true)) < 0)
+		return;
+	/* Written unnamed (O_TMPFILE), so that a login killed while it
+	 * writes (the invoking user may kill a set-user-ID su) leaves
+	 * nothing behind; then named policy-N.new, whole, and renamed
+	 * over the old: a reader sees one or the other, never a part, and
+	 * a kill between the two leaves at most one file per slot. */
+	fd = openat(dirfd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+	if (fd < 0 || write_all(fd, buf, len) < 0)
 		return;
 	slot_name(path, name);
-	(void)clock_gettime(CLOCK_MONOTONIC, &ts);
-	snprintf(tmp, sizeof(tmp), ".%ld.%ld.tmp", (long)getpid(),
-		 ts.tv_nsec);
-	/* a new file, renamed over the old: a reader sees one or the other
-	 * whole, never a part */
-	fd = openat(dirfd, tmp,
-		    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (fd < 0)
+	snprintf(tmp, sizeof(tmp), "%s.new", name);
+	if (!link_as(fd, dirfd, tmp))
 		return;
-	ok = write_all(fd, buf, len) == 0;
-	if (close(fd) < 0)
-		ok = false;
-	if (!ok || renameat(dirfd, tmp, dirfd, name) < 0)
+	if (renameat(dirfd, tmp, dirfd, name) < 0)
 		(void)unlinkat(dirfd, tmp, 0);
 }

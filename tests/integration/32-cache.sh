@@ -192,3 +192,71 @@ test_cache_files_are_bounded() {
 	echo "cache files after 40 paths: $n"
 	[ "$n" -ge 1 ] && [ "$n" -le 8 ] || fail "want 1 to 8 cache files, got $n"
 }
+
+# A policy whose cache is larger than a file size limit of 8 KB.
+big_video_policy() {
+	{
+		echo 'version = 1;'
+		echo 'restricting = ( );'
+		for i in $(seq 400); do echo "# padding line $i ................................................."; done
+		echo 'rules = ( { name = "v"; services = "dgtest"; drop = "video"; } );'
+	} | policy
+}
+
+# A file size limit below the cache's size (the invoking user's, through
+# a set-user-ID su, or pam_limits') killed the login program with
+# SIGXFSZ mid-write (pamtester exited 153), and left a partial file in
+# /run every time.  Now the cache is not written under such a limit.
+test_file_size_limit_skips_the_cache() {
+	big_video_policy
+	stack session success
+	local i
+	for i in 1 2; do
+		log_reset
+		set +e
+		( ulimit -f 8; exec setpriv --groups "$START" pamtester -v \
+			"$SERVICE" alice open_session ) > "$T/p.out" 2>&1
+		rc=$?
+		set -e
+		sed 's/^/  pamtester: /' "$T/p.out"
+		assert_rc 0
+		assert_groups 1001 100 29 46 2003 3000
+	done
+	[ -z "$(ls -A "$CACHE_DIR")" ] ||
+		fail "files left in $CACHE_DIR: $(ls -A "$CACHE_DIR" | xargs)"
+	# the baseline: without the limit, the cache is written
+	login_drops video
+	cache_file > /dev/null
+}
+
+# A login killed while it writes the cache (the invoking user may kill a
+# set-user-ID su) leaves at most one file per slot: the cache is written
+# unnamed, named policy-N.cache.new only whole, then renamed.  strace
+# kills the login at its link and at its rename, three times each (each
+# such kill left another .PID.TIME.tmp before).
+test_killed_writers_leave_no_files() {
+	command -v strace > /dev/null || fail "strace is missing (tests/install-deps.sh)"
+	big_video_policy
+	stack session success
+	local at i left
+	for at in linkat renameat,renameat2; do
+		for i in 1 2 3; do
+			# (a miss, so that the login writes)
+			rm -f "$CACHE_DIR"/policy-*.cache
+			set +e
+			setpriv --groups "$START" strace -f -qq -o /dev/null \
+				-e trace="$at" -e inject="$at":signal=KILL \
+				pamtester "$SERVICE" alice open_session > /dev/null 2>&1
+			set -e
+		done
+		left=$(ls -A "$CACHE_DIR" 2> /dev/null | xargs)
+		echo "killed at $at three times; left: [$left]"
+		[ "$(ls -A "$CACHE_DIR" | grep -Evc '^policy-[0-9]\.cache(\.new)?$')" -eq 0 ] ||
+			fail "files left by killed logins: $left"
+	done
+	# the baseline: a login not killed leaves the cache, and no .new
+	login_drops video
+	cache_file > /dev/null
+	[ -z "$(ls -A "$CACHE_DIR" | grep -v '^policy-[0-9]\.cache$')" ] ||
+		fail "left: $(ls -A "$CACHE_DIR" | xargs)"
+}
