@@ -6,7 +6,7 @@
  *
  *   "dgpolicy1\n"  the magic, then 0x01020304 as a u32 (byte order)
  *   str parser     DG_PARSER_ID: the version and a digest of the sources
- *   str libconfig  the loaded libconfig: path, device, inode, size, mtime
+ *   str libconfig  the build ID of the libconfig loaded
  *   str path       the main file, as the caller names it
  *   u32 n, then n times: str display, u8 role, str text   (the files)
  *   str include_dir (or none)
@@ -23,10 +23,11 @@
  * exactly at the trailer: anything else is a miss. */
 #include "cache.h"
 
-#include <dlfcn.h>
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <libconfig.h>
+#include <link.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,8 +47,9 @@
  * is not written, and not read. */
 #define CACHE_MAX_BYTES (64u << 20)
 /* One file per main path, in one of this many slots: checking candidate
- * policies at many temporary paths cannot fill /run. */
-#define CACHE_SLOTS 8
+ * policies at many temporary paths cannot fill /run; two policies (one
+ * per service) share a slot one time in 32, and then miss in turn. */
+#define CACHE_SLOTS 32
 
 struct dg_cache {
 	struct dg_config cfg; /* owns the arena, until dg_cache_use */
@@ -154,23 +156,67 @@ static void put_rule(struct out *o, const struct dg_config *cfg,
 	put_u8(o, r->no_new_privs);
 }
 
+struct build_id {
+	const void *addr; /* a function of the object wanted */
+	char *hex;        /* its GNU build ID, or NULL */
+};
+
+/* dl_iterate_phdr: the build ID note of the object that holds w->addr. */
+static int find_build_id(struct dl_phdr_info *info, size_t size, void *data)
+{
+	struct build_id *w = data;
+	uintptr_t addr = (uintptr_t)w->addr;
+	bool holds = false;
+
+	(void)size;
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		uintptr_t start = info->dlpi_addr + ph->p_vaddr;
+
+		holds |= ph->p_type == PT_LOAD && addr >= start &&
+			 addr - start < ph->p_memsz;
+	}
+	if (!holds)
+		return 0;
+	for (int i = 0; i < info->dlpi_phnum && !w->hex; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		const char *p = (const char *)(info->dlpi_addr + ph->p_vaddr);
+		const char *end = p + ph->p_memsz;
+
+		if (ph->p_type != PT_NOTE)
+			continue;
+		while (!w->hex && (size_t)(end - p) >= sizeof(ElfW(Nhdr))) {
+			const ElfW(Nhdr) *n = (const ElfW(Nhdr) *)(const void *)p;
+			size_t name = (n->n_namesz + 3) & ~(size_t)3;
+			size_t desc = (n->n_descsz + 3) & ~(size_t)3;
+			const unsigned char *d;
+
+			p += sizeof(*n);
+			if ((size_t)(end - p) < name ||
+			    (size_t)(end - p) - name < desc)
+				break;
+			d = (const unsigned char *)p + name;
+			if (n->n_type == NT_GNU_BUILD_ID && n->n_namesz == 4 &&
+			    memcmp(p, "GNU", 4) == 0 && n->n_descsz &&
+			    (w->hex = malloc(2 * (size_t)n->n_descsz + 1)))
+				for (size_t k = 0; k < n->n_descsz; k++)
+					snprintf(w->hex + 2 * k, 3, "%02x", d[k]);
+			p += name + desc;
+		}
+	}
+	return 1;
+}
+
 /* Which libconfig parses: an upgrade of it can change what the same
- * bytes mean.  NULL on failure (then nothing is cached). */
+ * bytes mean.  The build ID of the copy loaded in this process (not of
+ * the file on disk: a daemon started before an upgrade still runs the
+ * old one).  NULL when it has none (then nothing is cached). */
 static char *libconfig_id(void)
 {
-	Dl_info info;
-	struct stat st;
-	char *id = NULL;
+	struct build_id w = {.addr = (const void *)config_read_string};
 
-	if (!dladdr((void *)config_read_string, &info) || !info.dli_fname ||
-	    stat(info.dli_fname, &st) < 0)
-		return NULL;
-	if (asprintf(&id, "%s:%llu:%llu:%lld:%lld.%09ld", info.dli_fname,
-		     (unsigned long long)st.st_dev,
-		     (unsigned long long)st.st_ino, (long long)st.st_size,
-		     (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec) < 0)
-		return NULL;
-	return id;
+	dl_iterate_phdr(find_build_id, &w);
+	return w.hex;
 }
 
 int dg_cache_encode(const char *path, const struct dg_config *cfg,

@@ -446,11 +446,14 @@ static char *rule_where(struct parser *p, const config_setting_t *g,
 			int index, char **name)
 {
 	const config_setting_t *s = config_setting_get_member(g, "name");
+	const char *value;
 	char *where = NULL;
 
 	if (s && config_setting_type(s) != CONFIG_TYPE_STRING)
 		wrong_type(p, s, "name", "a string");
-	else if (s && !(*name = strdup(config_setting_get_string(s))))
+	/* (libconfig leaves a string NULL when its own strdup failed) */
+	else if (s && (!(value = config_setting_get_string(s)) ||
+		       !(*name = strdup(value))))
 		return NULL;
 	if ((*name ? asprintf(&where, "rule \"%s\"", *name)
 		   : asprintf(&where, "rule %d", index + 1)) < 0)
