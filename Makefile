@@ -36,7 +36,7 @@ LDFLAGS      ?=
 ALL_LDFLAGS  := -Wl,-z,relro -Wl,-z,now -Wl,--as-needed $(LDFLAGS)
 
 SRC          := pam_dropgroups
-CORE         := util diag args scan config cache policy resolve nss load idmap kernel plan apply
+CORE         := util diag args scan config cache policy resolve nsswitch nss initgroups load idmap kernel plan apply
 # The CLI's alone: reading PAM stacks (pamstack, pamread) and the ways
 # back in they leave open (programs, ways), for lint and explain.
 CLI_CORE     := pamstack pamread programs ways
@@ -50,7 +50,7 @@ AUDIT        := audit sudoers
 PIE_OBJS     := $(CORE:%=$(B)/pie/%.o) $(CLI_CORE:%=$(B)/pie/%.o) \
 		$(AUDIT:%=$(B)/pie/%.o) $(B)/pie/cli.o
 UNIT_TESTS   := test_policy test_config test_cache test_resolve test_idmap test_property \
-		test_pamstack test_ways
+		test_pamstack test_ways test_nsswitch
 TEST_HELPERS  = $(B)/logsink $(B)/pambench $(B)/libnss_dgfault.so.2 $(B)/allocfail \
 		$(B)/pam_cycles $(B)/service_switch $(B)/two_sessions \
 		$(B)/pam_dropgroups-unpinned.so $(B)/nssprobe $(STRESS_HELPERS)

@@ -148,6 +148,7 @@ static void put_rule(struct out *o, const struct dg_config *cfg,
 	put_strings(o, &r->services);
 	put_u8(o, r->users_given);
 	put_strings(o, &r->users);
+	put_strings(o, &r->users_optional);
 	put_i32(o, r->users_line);
 	put_u8(o, r->mode == DG_MODE_KEEP);
 	put_u8(o, r->has_drop);
@@ -424,6 +425,7 @@ static void get_rule(struct in *in, struct dg_rule_src *r)
 	get_strings(in, &r->services);
 	r->users_given = get_bool(in);
 	get_strings(in, &r->users);
+	get_strings(in, &r->users_optional);
 	r->users_line = get_i32(in);
 	r->mode = get_bool(in) ? DG_MODE_KEEP : DG_MODE_DROP;
 	r->has_drop = get_bool(in);

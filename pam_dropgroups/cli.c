@@ -371,7 +371,7 @@ static int cmd_lint(int argc, char **argv)
 }
 
 /* The ways back in that stay open for the plan's user: 0 or -ENOMEM. */
-static int print_ways(const struct dg_plan *plan, const char *pam_dir)
+static int print_ways(struct dg_plan *plan, const char *pam_dir)
 {
 	struct dg_pam_dirs dirs = pam_dirs(pam_dir);
 	struct dg_strings services = {0}, ways = {0};
@@ -415,7 +415,7 @@ static void print_verdicts(const struct dg_outcome *o)
 	}
 }
 
-static int explain(const struct dg_plan *plan, const char *service,
+static int explain(struct dg_plan *plan, const char *service,
 		   const char *pam_dir)
 {
 	struct dg_outcome o = {0};

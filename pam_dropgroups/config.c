@@ -29,6 +29,7 @@ static void rule_src_free(struct dg_rule_src *rule)
 	free(rule->name);
 	dg_strings_free(&rule->services);
 	dg_strings_free(&rule->users);
+	dg_strings_free(&rule->users_optional);
 	refs_free(&rule->groups);
 }
 
@@ -191,41 +192,49 @@ static int read_group_name(struct parser *p, const config_setting_t *e,
 	return (*name = strdup(str)) ? 0 : -ENOMEM;
 }
 
-/* { name = "x"; optional = true; }: a restricting group that may not
- * exist (yet), whose absence is then a warning, not an error. */
-static int read_optional_ref(struct parser *p, const config_setting_t *g,
-			     const char *what, struct dg_group_ref *ref)
+/* { name = "x"; optional = true; }: a group that may not exist (yet),
+ * whose absence is then a warning, not an error.  A restricting name, or
+ * a "%group" entry in users.  *name is NULL where it was refused
+ * (reported). */
+static int read_optional(struct parser *p, const config_setting_t *g,
+			 const char *what, char **name, bool *optional)
 {
-	const config_setting_t *name = config_setting_get_member(g, "name");
+	const config_setting_t *n = config_setting_get_member(g, "name");
 	const config_setting_t *opt = config_setting_get_member(g, "optional");
 
-	if (strcmp(what, "restricting") != 0) {
-		wrong_type(p, g, what, "a group name or a gid");
-		return 0;
-	}
 	for (int i = 0; i < config_setting_length(g); i++) {
 		const config_setting_t *s = config_setting_get_elem(g, (unsigned)i);
 		const char *key = config_setting_name(s);
 
 		if (!key || (strcmp(key, "name") && strcmp(key, "optional")))
 			parse_error(p, line_of(s),
-				    "unknown key \"%s\" in a restricting entry "
-				    "(only \"name\" and \"optional\")",
-				    key ? key : "?");
+				    "unknown key \"%s\" in a %s entry (only "
+				    "\"name\" and \"optional\")",
+				    key ? key : "?", what);
 	}
-	if (!name || config_setting_type(name) != CONFIG_TYPE_STRING) {
-		parse_error(p, line_of(g),
-			    "a restricting entry { } needs name = \"GROUP\"");
+	if (!n || config_setting_type(n) != CONFIG_TYPE_STRING) {
+		parse_error(p, line_of(g), "a %s entry { } needs name = \"%s\"",
+			    what, strcmp(what, "users") ? "GROUP" : "%GROUP");
 		return 0;
 	}
 	if (!opt || config_setting_type(opt) != CONFIG_TYPE_BOOL) {
 		parse_error(p, line_of(g),
-			    "a restricting entry { } needs optional = true "
-			    "(or false)");
+			    "a %s entry { } needs optional = true (or false)",
+			    what);
 		return 0;
 	}
-	ref->optional = config_setting_get_bool(opt);
-	return read_group_name(p, name, what, &ref->name);
+	*optional = config_setting_get_bool(opt);
+	return read_group_name(p, n, what, name);
+}
+
+static int read_optional_ref(struct parser *p, const config_setting_t *g,
+			     const char *what, struct dg_group_ref *ref)
+{
+	if (strcmp(what, "restricting") != 0) {
+		wrong_type(p, g, what, "a group name or a gid");
+		return 0;
+	}
+	return read_optional(p, g, what, &ref->name, &ref->optional);
 }
 
 static int add_group_ref(struct parser *p, const config_setting_t *e,
@@ -385,11 +394,38 @@ static int rule_services(struct parser *p, const config_setting_t *s, void *t)
 	return 0;
 }
 
+/* One entry of users: a user name, "%group", "*", or
+ * { name = "%group"; optional = true; }. */
+static int add_user(struct parser *p, const config_setting_t *e,
+		    const char *what, void *out)
+{
+	struct dg_rule_src *rule = out;
+	_cleanup_free_ char *name = NULL;
+	bool optional = false;
+	int r;
+
+	if (config_setting_type(e) != CONFIG_TYPE_GROUP)
+		return add_string(p, e, what, &rule->users);
+	if ((r = read_optional(p, e, what, &name, &optional)) < 0 || !name)
+		return r;
+	if (name[0] != '%' || !name[1]) {
+		parse_error(p, line_of(e),
+			    "only a \"%%group\" entry of users can be "
+			    "optional, not \"%s\"",
+			    name);
+		return 0;
+	}
+	if (dg_strings_add(&rule->users, name) < 0 ||
+	    (optional && dg_strings_add(&rule->users_optional, name) < 0))
+		return -ENOMEM;
+	return 0;
+}
+
 static int rule_users(struct parser *p, const config_setting_t *s, void *t)
 {
 	struct dg_rule_src *rule = t;
 	size_t errors = p->diags->n;
-	int r = parse_strings(p, s, "users", &rule->users);
+	int r = for_each_value(p, s, "users", "a string", add_user, rule);
 
 	rule->users_given = true;
 	rule->users_line = line_of(s);

@@ -39,6 +39,10 @@ struct dg_rule_src {
 	struct dg_strings services;
 	bool users_given; /* absent users = everyone */
 	struct dg_strings users;
+	/* the "%group" entries of users written { name = "%g"; optional =
+	 * true; }: a group that may be missing, where a missing one refuses
+	 * the users that reach the rule */
+	struct dg_strings users_optional;
 	int users_line;
 	enum dg_mode mode;
 	bool has_drop, has_keep;

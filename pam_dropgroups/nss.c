@@ -140,82 +140,68 @@ static void fclosep(FILE **f)
 
 #define _cleanup_fclose_ __attribute__((cleanup(fclosep)))
 
-/* Does database `db` ("group", "passwd") of /etc/nsswitch.conf ask the
- * files backend first, and stop at its answer (no action after it)?
- * Then, for a key that the file has, the file's first matching line is
- * what the *_r call answers, and one pass over the file answers many
- * keys at once: the per-key calls each read the whole file again, which
- * is O(keys x lines).  Anything unusual (no such line, an action, an
- * unreadable file) says no, and every key is asked on its own.
- *
- * Only a file that cannot be read two ways says yes: exactly one line
- * names the database, spelled as glibc spells it ("NAME:", blanks
- * allowed around NAME and before the colon).  glibc 2.36 uses the LAST
- * of several lines, and reads some lines without a colon; rather than
- * follow each version's reading, a second line naming the database, a
- * line without its colon, or a name that matches only when case is
- * ignored makes the answer no. */
-enum files_order { FILES_NOT_FIRST, FILES_FIRST, FILES_ONLY };
-
-#define NSSWITCH_BLANKS " \t\n\v\f\r"
-
-/* The services of one line, after the colon. */
-static enum files_order files_order_of(const char *p)
-{
-	size_t n;
-
-	p += strspn(p, NSSWITCH_BLANKS);
-	n = strcspn(p, NSSWITCH_BLANKS "[");
-	if (n != 5 || strncmp(p, "files", 5) != 0)
-		return FILES_NOT_FIRST;
-	p += n;
-	p += strspn(p, NSSWITCH_BLANKS);
-	if (*p == '[')
-		return FILES_NOT_FIRST; /* an action decides what comes next */
-	/* Nothing after it: the file's "not found" is the last word too.
-	 * Anything else, a comment included, is read as more services:
-	 * then a key the file lacks is asked on its own, which is right
-	 * whatever glibc makes of the rest. */
-	return *p ? FILES_FIRST : FILES_ONLY;
-}
-
 /* glibc's nscd socket (_PATH_NSCDSOCKET).  When it is there, glibc asks
  * nscd before any backend, and nscd may answer from a cache older than
  * the file (check-files off, or an edit it missed): that answer is what
  * sudo and every other program sees, so the module must see it too. */
 #define NSCD_SOCKET "/var/run/nscd/socket"
 
+#define NSSWITCH_CONF "/etc/nsswitch.conf"
+#define NSSWITCH_MAX (1u << 20)
+
+int dg_nsswitch_read(const char *db, struct dg_nss_services *out)
+{
+	_cleanup_close_ int fd = open(NSSWITCH_CONF, O_RDONLY | O_CLOEXEC);
+	_cleanup_free_ char *text = NULL;
+	size_t len = 0;
+	struct stat st;
+	int r;
+
+	*out = (struct dg_nss_services){0};
+	if (fd < 0)
+		return errno == ENOENT ? 0 : -errno; /* none: the defaults */
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	r = dg_read_whole(fd, (size_t)st.st_size, NSSWITCH_MAX, &text, &len);
+	return r < 0 ? r : dg_nsswitch_services(text, len, db, out);
+}
+
+/* Does database `db` ("group", "passwd") of /etc/nsswitch.conf ask the
+ * files backend first, and stop at its answer (no action after it)?
+ * Then, for a key that the file has, the file's first matching line is
+ * what the *_r call answers, and one pass over the file answers many
+ * keys at once: the per-key calls each read the whole file again, which
+ * is O(keys x lines).  Anything unusual (no such line, an action, an
+ * unreadable file, a file with two readings: nsswitch.c) says no, and
+ * every key is asked on its own. */
+enum files_order { FILES_NOT_FIRST, FILES_FIRST, FILES_ONLY };
+
+static bool default_actions(const struct dg_nss_service *s)
+{
+	for (int i = 0; i < DG_NSS_STATUSES; i++)
+		if (s->after[i] != (i == DG_NSS_SUCCESS ? DG_NSS_RETURN
+							: DG_NSS_CONTINUE))
+			return false;
+	return true;
+}
+
 static enum files_order files_first(const char *db)
 {
-	_cleanup_fclose_ FILE *f = NULL;
-	_cleanup_free_ char *line = NULL;
-	size_t cap = 0, dblen = strlen(db);
+	struct dg_nss_services services;
 	enum files_order order = FILES_NOT_FIRST; /* no line: glibc's default */
-	unsigned lines = 0;
-	struct stat st;
 
-	/* nscd runs, or might (any answer but ENOENT): every key is asked
-	 * through glibc, as other programs ask it. */
-	if (lstat(NSCD_SOCKET, &st) == 0 || errno != ENOENT)
+	/* nscd runs, or might: every key is asked through glibc, as other
+	 * programs ask it. */
+	if (dg_nscd_may_answer())
 		return FILES_NOT_FIRST;
-	if (!(f = fopen("/etc/nsswitch.conf", "re")))
+	if (dg_nsswitch_read(db, &services) <= 0)
 		return FILES_NOT_FIRST;
-	while (getline(&line, &cap, f) > 0) {
-		const char *p = line + strspn(line, NSSWITCH_BLANKS);
-		size_t n = strcspn(p, NSSWITCH_BLANKS ":");
-
-		if (n != dblen || strncasecmp(p, db, dblen) != 0)
-			continue;
-		if (++lines > 1 || strncmp(p, db, dblen) != 0)
-			return FILES_NOT_FIRST; /* two readings: do not guess */
-		p += n;
-		p += strspn(p, NSSWITCH_BLANKS);
-		if (*p != ':')
-			return FILES_NOT_FIRST;
-		order = files_order_of(p + 1);
-	}
-	if (ferror(f))
-		return FILES_NOT_FIRST;
+	/* An action after files ([SUCCESS=continue], [NOTFOUND=return])
+	 * decides what comes next: not read here. */
+	if (services.n && strcmp(services.v[0].name, "files") == 0 &&
+	    default_actions(&services.v[0]))
+		order = services.n == 1 ? FILES_ONLY : FILES_FIRST;
+	dg_nss_services_free(&services);
 	return order;
 }
 
@@ -569,52 +555,55 @@ char *dg_group_label(gid_t gid)
 	return r < 0 ? NULL : label;
 }
 
-/* Can every NSS backend still answer?  Ask for a group that exists
- * nowhere: each must say a clean "not found".  The name is new on every
- * call (pid and clock), so that no negative cache in front of a failing
- * backend can answer for it.  0, or the -errno of the failure. */
-static int backends_answer(void)
-{
-	_cleanup_free_ char *probe = NULL;
-	struct timespec now = {0};
-	gid_t gid;
-	int r;
+/* Add to ctx each group whose members name the user, as nss_files'
+ * initgroups does (the primary gid aside). */
+struct files_member {
+	const char *user;
+	gid_t skip;
+	struct dg_gids *out;
+};
 
-	(void)clock_gettime(CLOCK_MONOTONIC, &now);
-	if (asprintf(&probe, "pam-dropgroups-probe-%ld-%ld-%ld", (long)getpid(),
-		     (long)now.tv_sec, now.tv_nsec) < 0)
-		return -ENOMEM;
-	r = dg_group_by_name(probe, &gid);
-	return r < 0 ? r : 0;
+static int member_from_file(void *entry, void *ctx)
+{
+	const struct group *gr = entry;
+	struct files_member *fm = ctx;
+
+	if (gr->gr_gid == fm->skip)
+		return 0;
+	for (char **m = gr->gr_mem; m && *m; m++)
+		if (strcmp(*m, fm->user) == 0)
+			return dg_gids_add(fm->out, gr->gr_gid);
+	return 0;
 }
 
-int dg_user_groups(const struct dg_user *user, struct dg_gids *out)
+int dg_nss_files_groups_of(const char *user, gid_t skip, struct dg_gids *out)
 {
-	int n = 16;
+	struct files_member fm = {user, skip, out};
 
-	for (;;) {
-		_cleanup_free_ gid_t *v = calloc((size_t)n, sizeof(*v));
-		int want = n, r;
+	return file_pass("/etc/group", _SC_GETGR_R_SIZE_MAX, true,
+			 member_from_file, &fm);
+}
 
-		if (!v)
-			return -ENOMEM;
-		/* getgrouplist(3) cannot report that a backend failed: the
-		 * list just comes back short.  A failing backend sets errno
-		 * through glibc, though, so when errno changed, a look-up
-		 * that can only say "not found" tells an outage from
-		 * noise. */
-		errno = 0;
-		if (getgrouplist(user->name, user->primary_gid, v, &want) >= 0) {
-			if (errno && (r = backends_answer()) < 0)
-				return r;
-			return dg_gids_from(out, v, (size_t)want);
-		}
-		if (want <= n) /* no progress: guard against a lying backend */
-			want = n * 2;
-		if (want > NGROUPS_MAX * 4)
-			return -E2BIG;
-		n = want;
-	}
+int dg_group_entry_lists(gid_t gid, const char *user)
+{
+	_cleanup_free_ char *buf = NULL;
+	struct group gr;
+	int r = get_group(NULL, gid, &gr, &buf);
+
+	if (r <= 0)
+		return r; /* no entry lists nobody; or NSS failed */
+	for (char **m = gr.gr_mem; m && *m; m++)
+		if (strcmp(*m, user) == 0)
+			return 1;
+	return 0;
+}
+
+bool dg_nscd_may_answer(void)
+{
+	struct stat st;
+
+	/* any answer but ENOENT: it runs, or might */
+	return lstat(NSCD_SOCKET, &st) == 0 || errno != ENOENT;
 }
 
 char *dg_user_name(uid_t uid)

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
+#include "nsswitch.h"
 #include "policy.h"
 #include "resolve.h"
 
@@ -53,11 +54,24 @@ char *dg_group_label(gid_t gid);
  * failure.  The user's groups are left empty: see dg_user_groups. */
 int dg_user_lookup(const char *name, struct dg_user *out);
 
-/* The user's group list, as initgroups(3) would set it (getgrouplist),
- * into *out.  0, -ENOMEM, or another -errno when a backend failed and
- * the list would be incomplete.  Only "%group" matching and explain need
- * it, and against a directory it is the costly part of a login. */
-int dg_user_groups(const struct dg_user *user, struct dg_gids *out);
+/* Add to *out (sorted) the gid of every group in /etc/group whose
+ * members name user, skip aside: what nss_files answers initgroups.
+ * 0, -ENOMEM, or -EIO when the file could not be read whole. */
+int dg_nss_files_groups_of(const char *user, gid_t skip, struct dg_gids *out);
+
+/* Does the entry of group gid (getgrgid_r) list user as a member?  1 or
+ * 0 (no such group lists nobody); -errno when NSS failed. */
+int dg_group_entry_lists(gid_t gid, const char *user);
+
+/* The services of database db in /etc/nsswitch.conf (nsswitch.c): 1
+ * with *out filled, 0 when no line names db or there is no file (glibc
+ * uses its default), -EINVAL when it has more than one reading, or
+ * another -errno when it could not be read. */
+int dg_nsswitch_read(const char *db, struct dg_nss_services *out);
+
+/* Might glibc ask nscd before any backend (its socket is there, or may
+ * be)?  Its answers can then differ from the backends'. */
+bool dg_nscd_may_answer(void);
 
 /* The name of the user with this uid (the caller frees it); NULL if
  * there is none, NSS failed, or memory ran out. */

@@ -18,6 +18,7 @@
 
 #include "apply.h"
 #include "args.h"
+#include "initgroups.h"
 #include "kernel.h"
 #include "nss.h"
 #include "plan.h"
@@ -317,11 +318,13 @@ static int check_ahead(pam_handle_t *pamh, const struct dg_args *args,
 	}
 	if (!dg_decide_needs_names(&k->plan.policy, k->plan.rule))
 		return PAM_SUCCESS;
+	/* The gids named ahead are those the user's list has.  A partial
+	 * list names fewer; the apply step names any other gid the session
+	 * holds itself, and fails closed if it cannot. */
 	user = &k->plan.user;
-	if (!user->groups.n && (r = dg_user_groups(user, &user->groups)) < 0) {
-		log_fail(pamh, "the group list of user \"%s\" is incomplete: an "
-			       "NSS backend failed (%s)",
-			 user->name, strerror(-r));
+	if (user->member.listed == DG_LISTED_NOT_ASKED &&
+	    dg_user_groups(user) < 0) {
+		log_fail(pamh, "out of memory");
 		return fail_code;
 	}
 	r = dg_plan_decide(&k->plan, user->groups.v, user->groups.n, &k->names,

@@ -4,26 +4,99 @@
 #include "plan.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
+#include "initgroups.h"
 #include "load.h"
 #include "nss.h"
 
-/* Does any rule match users by "%group"?  Only then is the user's group
- * list needed to decide. */
-static bool uses_user_groups(const struct dg_policy *policy)
+/* Read the entry of group gid for the user (dg_policy_match asked). */
+static int ask_entry(struct dg_user *user, gid_t gid)
 {
-	for (size_t i = 0; i < policy->n_rules; i++)
-		if (policy->rules[i].user_groups.n)
-			return true;
-	return false;
+	struct dg_membership *m = &user->member;
+	int r = dg_group_entry_lists(gid, user->name);
+
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0)
+		m->entry_err = r;
+	return dg_gids_add(r > 0 ? &m->entry_lists
+			   : r == 0 ? &m->entry_silent
+				    : &m->entry_failed,
+			   gid);
+}
+
+int dg_plan_match(const struct dg_policy *policy, const char *service,
+		  struct dg_user *user, struct dg_match *m)
+{
+	int r = 0;
+
+	/* Each round learns one thing dg_policy_match lacked, and it never
+	 * asks for the same thing twice: a handful of rounds at most. */
+	for (;;) {
+		dg_policy_match(policy, service, user, m);
+		if (m->kind == DG_MATCH_ASK_LIST)
+			r = dg_user_groups(user);
+		else if (m->kind == DG_MATCH_ASK_ENTRY)
+			r = ask_entry(user, m->group->gid);
+		else
+			return 0;
+		if (r < 0)
+			return r;
+	}
+}
+
+/* Why whether user is in group g cannot be told. */
+static char *undecided_why(const struct dg_user *user,
+			   const struct dg_user_group *g)
+{
+	const struct dg_membership *m = &user->member;
+	char *s = NULL;
+	int r;
+
+	if (g->status == 0)
+		r = asprintf(&s, "the group does not exist (or the directory "
+				 "that has it cannot say so); write it { name "
+				 "= \"%%%s\"; optional = true; } if it may be "
+				 "missing",
+			     g->name);
+	else if (g->status < 0)
+		r = asprintf(&s, "looking the group up failed: %s",
+			     strerror(-g->status));
+	else if (dg_gids_contains(&m->entry_failed, g->gid))
+		r = asprintf(&s, "reading the group's entry failed: %s",
+			     strerror(-m->entry_err));
+	else
+		r = asprintf(&s, "%s, and the group's entry does not list "
+				 "the user",
+			     m->why ? m->why : "the group list is incomplete");
+	return r < 0 ? NULL : s;
+}
+
+static int report_undecided(const struct dg_plan *plan,
+			    const struct dg_match *m, struct dg_diags *diags)
+{
+	const struct dg_rule *rule = &plan->policy.rules[m->rule];
+	const struct dg_rule_src *src = rule->src;
+	_cleanup_free_ char *why = undecided_why(&plan->user, m->group);
+
+	if (!why)
+		return -ENOMEM;
+	dg_diags_add(diags, DG_ERROR, src->file,
+		     src->users_line ? src->users_line : src->line,
+		     "cannot tell whether user \"%s\" is in group \"%s\" "
+		     "of rule \"%s\": %s; the session is refused rather than "
+		     "given a later rule",
+		     plan->user.name, m->group->name, rule->label, why);
+	return -EINVAL;
 }
 
 int dg_plan_prepare(const char *path, const char *service,
 		    const char *username, bool want_user_groups,
 		    struct dg_plan *plan, struct dg_diags *diags)
 {
-	long i;
+	struct dg_match m;
 	int r;
 
 	*plan = (struct dg_plan){0};
@@ -45,20 +118,14 @@ int dg_plan_prepare(const char *path, const char *service,
 			     strerror(-r));
 		return -EINVAL;
 	}
-	if (want_user_groups || uses_user_groups(&plan->policy)) {
-		r = dg_user_groups(&plan->user, &plan->user.groups);
-		if (r == -ENOMEM)
-			return r;
-		if (r < 0) {
-			dg_diags_add(diags, DG_ERROR, NULL, 0,
-				     "the group list of user \"%s\" is "
-				     "incomplete: an NSS backend failed (%s)",
-				     plan->user.name, strerror(-r));
-			return -EINVAL;
-		}
-	}
-	i = dg_policy_match(&plan->policy, service, &plan->user);
-	plan->rule = i < 0 ? NULL : &plan->policy.rules[i];
+	if (want_user_groups && (r = dg_user_groups(&plan->user)) < 0)
+		return r;
+	if ((r = dg_plan_match(&plan->policy, service, &plan->user, &m)) < 0)
+		return r;
+	if (m.kind == DG_MATCH_UNDECIDED)
+		return report_undecided(plan, &m, diags);
+	plan->rule = m.kind == DG_MATCH_RULE ? &plan->policy.rules[m.rule]
+					     : NULL;
 	return 0;
 }
 

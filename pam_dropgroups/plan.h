@@ -15,13 +15,21 @@ struct dg_plan {
 	const struct dg_rule *rule; /* NULL: no rule matches */
 };
 
-/* dg_policy_load, then look the user up and find the first matching rule.
- * plan->user.groups is filled when a rule matches by "%group", or when
- * want_user_groups (explain shows them).  Same return values; plan is
- * always initialised. */
+/* dg_policy_load, then look the user up and find the rule that applies
+ * (dg_plan_match).  plan->user.groups is filled when a "%group" entry
+ * needs it, or when want_user_groups (explain shows them).  A rule that
+ * cannot be decided for the user is an error (-EINVAL, in diags): the
+ * session is refused.  Same return values; plan is always
+ * initialised. */
 int dg_plan_prepare(const char *path, const char *service,
 		    const char *username, bool want_user_groups,
 		    struct dg_plan *plan, struct dg_diags *diags);
+
+/* dg_policy_match, asking NSS what it says it must know (the user's
+ * group list, a group's entry) until it can say: m->kind is then
+ * DG_MATCH_NONE, DG_MATCH_RULE or DG_MATCH_UNDECIDED.  0 or -ENOMEM. */
+int dg_plan_match(const struct dg_policy *policy, const char *service,
+		  struct dg_user *user, struct dg_match *m);
 
 /* A decision, with what NSS calls the gids it would drop. */
 struct dg_outcome {

@@ -138,14 +138,6 @@ void dg_gid_names_free(struct dg_gid_names *names)
 	*names = (struct dg_gid_names){0};
 }
 
-static bool has_string(char *const *v, size_t n, const char *s)
-{
-	for (size_t i = 0; i < n; i++)
-		if (strcmp(v[i], s) == 0)
-			return true;
-	return false;
-}
-
 /* Is name among the user names of a users list?  "%group" and "*"
  * entries are not names: a user called "%students" is not a student. */
 static bool has_user_name(const struct dg_strings *users, const char *name)
@@ -157,33 +149,112 @@ static bool has_user_name(const struct dg_strings *users, const char *name)
 	return false;
 }
 
-static bool rule_matches(const struct dg_rule *rule, const char *service,
-			 const struct dg_user *user)
+enum member_answer { MEMBER_NO, MEMBER_YES, MEMBER_UNKNOWN,
+		    MEMBER_ASK_ENTRY, MEMBER_ASK_LIST };
+
+/* Is user in g, as far as what is known of the user tells? */
+static enum member_answer member_of(const struct dg_user *user,
+				    const struct dg_user_group *g)
 {
-	const struct dg_rule_src *src = rule->src;
+	const struct dg_membership *m = &user->member;
 
-	if (!has_string(src->services.v, src->services.n, service) &&
-	    !has_string(src->services.v, src->services.n, "*"))
-		return false;
-	if (rule->any_user || has_user_name(&src->users, user->name))
-		return true;
-	/* "%g": a member of g as NSS says, which includes the primary group. */
-	for (size_t i = 0; i < rule->user_groups.n; i++) {
-		gid_t g = rule->user_groups.v[i];
-
-		if (g == user->primary_gid || dg_gids_contains(&user->groups, g))
-			return true;
-	}
-	return false;
+	if (g->status <= 0)
+		return MEMBER_UNKNOWN; /* no gid to compare: no answer */
+	if (g->gid == user->primary_gid)
+		return MEMBER_YES; /* as initgroups(3) counts it */
+	if (m->listed == DG_LISTED_NOT_ASKED)
+		return MEMBER_ASK_LIST;
+	if (dg_gids_contains(&user->groups, g->gid) ||
+	    dg_gids_contains(&m->entry_lists, g->gid))
+		return MEMBER_YES;
+	if (dg_gids_contains(&m->entry_failed, g->gid))
+		return MEMBER_UNKNOWN;
+	/* A backend can answer a clean "none" for a user it does not know
+	 * yet (a cold cache): the group's own entry is asked as well. */
+	if (!dg_gids_contains(&m->entry_silent, g->gid))
+		return MEMBER_ASK_ENTRY;
+	return m->listed == DG_LISTED_WHOLE ? MEMBER_NO : MEMBER_UNKNOWN;
 }
 
-long dg_policy_match(const struct dg_policy *policy, const char *service,
-		     const struct dg_user *user)
+/* Does rule match service and user?  DG_MATCH_NONE or DG_MATCH_RULE
+ * when that is known; else what must be asked first (*group: which
+ * entry), or DG_MATCH_UNDECIDED (*group: the entry with no answer). */
+static enum dg_match_kind rule_matches(const struct dg_rule *rule,
+				       const char *service,
+				       const struct dg_user *user,
+				       const struct dg_user_group **group)
 {
-	for (size_t i = 0; i < policy->n_rules; i++)
-		if (rule_matches(&policy->rules[i], service, user))
-			return (long)i;
-	return -1;
+	const struct dg_rule_src *src = rule->src;
+	enum dg_match_kind kind = DG_MATCH_NONE;
+
+	if (!dg_strings_has(&src->services, service) &&
+	    !dg_strings_has(&src->services, "*"))
+		return DG_MATCH_NONE;
+	if (rule->any_user || has_user_name(&src->users, user->name))
+		return DG_MATCH_RULE;
+	/* One entry that says yes decides; failing that, ask what can be
+	 * asked (the list before any entry); only then is it undecided. */
+	for (size_t i = 0; i < rule->n_user_groups; i++) {
+		const struct dg_user_group *g = &rule->user_groups[i];
+
+		switch (member_of(user, g)) {
+		case MEMBER_YES:
+			return DG_MATCH_RULE;
+		case MEMBER_NO:
+			break;
+		case MEMBER_ASK_LIST:
+			kind = DG_MATCH_ASK_LIST;
+			break;
+		case MEMBER_ASK_ENTRY:
+			if (kind != DG_MATCH_ASK_LIST &&
+			    kind != DG_MATCH_ASK_ENTRY) {
+				kind = DG_MATCH_ASK_ENTRY;
+				*group = g;
+			}
+			break;
+		case MEMBER_UNKNOWN:
+			if (kind == DG_MATCH_NONE) {
+				kind = DG_MATCH_UNDECIDED;
+				*group = g;
+			}
+			break;
+		}
+	}
+	return kind;
+}
+
+void dg_policy_match(const struct dg_policy *policy, const char *service,
+		     const struct dg_user *user, struct dg_match *out)
+{
+	*out = (struct dg_match){.kind = DG_MATCH_NONE};
+	for (size_t i = 0; i < policy->n_rules; i++) {
+		const struct dg_user_group *group = NULL;
+		enum dg_match_kind kind = rule_matches(&policy->rules[i],
+						       service, user, &group);
+
+		if (kind != DG_MATCH_NONE) {
+			*out = (struct dg_match){kind, i, group};
+			return;
+		}
+	}
+}
+
+int dg_gids_add(struct dg_gids *set, gid_t gid)
+{
+	gid_t *v;
+	size_t at = 0;
+
+	if (dg_gids_contains(set, gid))
+		return 0;
+	if (!(v = realloc(set->v, (set->n + 1) * sizeof(*v))))
+		return -ENOMEM;
+	while (at < set->n && v[at] < gid)
+		at++;
+	memmove(v + at + 1, v + at, (set->n - at) * sizeof(*v));
+	v[at] = gid;
+	set->v = v;
+	set->n++;
+	return 0;
 }
 
 bool dg_decide_needs_names(const struct dg_policy *policy,
@@ -310,7 +381,7 @@ void dg_decision_free(struct dg_decision *d)
 void dg_rule_free(struct dg_rule *rule)
 {
 	free(rule->label_buf);
-	dg_gids_free(&rule->user_groups);
+	free(rule->user_groups);
 	dg_gids_free(&rule->named);
 	dg_strings_free(&rule->keep_names);
 	*rule = (struct dg_rule){0};
@@ -330,5 +401,9 @@ void dg_user_free(struct dg_user *user)
 {
 	free(user->name);
 	dg_gids_free(&user->groups);
+	free(user->member.why);
+	dg_gids_free(&user->member.entry_lists);
+	dg_gids_free(&user->member.entry_silent);
+	dg_gids_free(&user->member.entry_failed);
 	*user = (struct dg_user){0};
 }

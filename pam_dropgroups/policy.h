@@ -21,6 +21,16 @@ struct dg_gids {
 	size_t n;
 };
 
+/* A "%group" entry of a rule's users, as NSS answered for its name. */
+struct dg_user_group {
+	const char *name; /* without the '%', in the struct dg_config */
+	gid_t gid;        /* status 1 */
+	/* 1: found.  0: no such group, and the entry is not optional (an
+	 * optional one that is missing is left out).  -errno: NSS failed.
+	 * Only status 1 can ever say that a user is, or is not, a member. */
+	int status;
+};
+
 /* A rule with every group name resolved to a gid.  Strings point into the
  * struct dg_config it was resolved from, except label_buf. */
 struct dg_rule {
@@ -28,7 +38,9 @@ struct dg_rule {
 	const char *label;          /* name, or FILE:LINE (in label_buf) */
 	char *label_buf;
 	bool any_user;              /* users absent, or "*" among them */
-	struct dg_gids user_groups; /* from "%group" entries */
+	/* the "%group" entries of users, in the order written */
+	struct dg_user_group *user_groups;
+	size_t n_user_groups;
 	enum dg_mode mode;
 	bool all;                   /* "*" in drop or keep */
 	struct dg_gids named;       /* the other drop/keep entries, by gid */
@@ -53,12 +65,34 @@ struct dg_policy {
 	size_t n_rules;
 };
 
+/* How far the user's group list is known (struct dg_user). */
+enum dg_listed {
+	DG_LISTED_NOT_ASKED, /* not asked yet: nothing is known */
+	DG_LISTED_WHOLE,     /* every NSS service answered */
+	DG_LISTED_PARTIAL,   /* some service did not: a gid missing from the
+			      * list may still be one of the user's */
+};
+
+/* What is known of the user's membership in the groups that "%group"
+ * entries name, gathered only as far as choosing a rule needs it
+ * (plan.c asks what dg_policy_match says it must know). */
+struct dg_membership {
+	enum dg_listed listed; /* of struct dg_user's groups */
+	char *why;             /* DG_LISTED_PARTIAL: which service, and how */
+	/* gids whose group entry (getgrgid_r) was read for the user: */
+	struct dg_gids entry_lists;  /* it lists the user as a member */
+	struct dg_gids entry_silent; /* it does not */
+	struct dg_gids entry_failed; /* NSS failed (entry_err) */
+	int entry_err;
+};
+
 /* Who is logging in, as NSS sees them. */
 struct dg_user {
 	char *name;
 	uid_t uid;
 	gid_t primary_gid;
 	struct dg_gids groups; /* as initgroups(3) would set them */
+	struct dg_membership member;
 };
 
 /* What NSS calls some gids (getgrgid_r), sorted by gid.  A gid that is
@@ -120,11 +154,37 @@ int dg_gid_names_merge(const struct dg_gid_names *a,
 		       const struct dg_gid_names *b, struct dg_gid_names *out);
 void dg_gid_names_free(struct dg_gid_names *names);
 
-/* Index of the first rule that matches service and user, or -1.  Service
- * and user names are compared exactly (Linux-PAM lowercases the service
- * name before any module sees it). */
-long dg_policy_match(const struct dg_policy *policy, const char *service,
-		     const struct dg_user *user);
+/* Which rule applies to service and user, as far as what is known of
+ * the user decides it (pure: the caller asks NSS what this says it must
+ * know, and asks again).  Rules are tried in order; the first that
+ * matches applies.  Service and user names are compared exactly
+ * (Linux-PAM lowercases the service name before any module sees it).
+ *
+ * A "%group" entry matches when the user is in the group: its gid is the
+ * primary one, or the user's group list has it, or the group's entry
+ * lists the user.  It does not match only when the entry was read and
+ * does not list the user, and the list is whole.  Anything less, and the
+ * rule and every rule after it are undecided: a user is never moved to a
+ * later rule on an answer that may be short. */
+enum dg_match_kind {
+	DG_MATCH_NONE,       /* no rule matches */
+	DG_MATCH_RULE,       /* rule applies */
+	DG_MATCH_ASK_LIST,   /* rule needs the user's group list */
+	DG_MATCH_ASK_ENTRY,  /* rule needs group's entry read for the user */
+	DG_MATCH_UNDECIDED,  /* rule cannot be decided for group: refuse */
+};
+
+struct dg_match {
+	enum dg_match_kind kind;
+	size_t rule;                       /* all but DG_MATCH_NONE */
+	const struct dg_user_group *group; /* ASK_ENTRY, UNDECIDED */
+};
+
+void dg_policy_match(const struct dg_policy *policy, const char *service,
+		     const struct dg_user *user, struct dg_match *out);
+
+/* Add gid to set (sorted): 0 or -ENOMEM. */
+int dg_gids_add(struct dg_gids *set, gid_t gid);
 
 /* Does deciding under rule depend on what NSS calls the gids?  Only when
  * the policy has restricting names or the rule keeps by name. */

@@ -262,58 +262,93 @@ static int resolve_groups(const struct dg_rule_src *src,
 	return 0;
 }
 
+/* A "%group" of users that did not resolve.  check reports it as an
+ * error: the policy as written refuses whoever reaches the rule.  The
+ * module and explain take it as a warning here, and refuse exactly the
+ * users that reach the rule (dg_policy_match). */
+static void report_user_group(const struct dg_rule_src *src,
+			      const struct dg_rule *rule, const char *name,
+			      int status, bool check, struct dg_diags *diags)
+{
+	int line = src->users_line ? src->users_line : src->line;
+	enum dg_severity severity = check ? DG_ERROR : DG_WARNING;
+
+	if (status == 0)
+		dg_diags_add(diags, severity, src->file, line,
+			     "group \"%s\" in users of rule \"%s\" does not "
+			     "exist (or the directory that has it cannot say "
+			     "so), so users that reach this rule are refused; "
+			     "write it { name = \"%%%s\"; optional = true; } "
+			     "if it may be missing",
+			     name, rule->label, name);
+	else
+		dg_diags_add(diags, severity, src->file, line,
+			     "looking up group \"%s\" in users of rule \"%s\" "
+			     "failed: %s, so users that reach this rule are "
+			     "refused",
+			     name, rule->label,
+			     status == -ENOKEY ? "it was never looked up"
+					       : strerror(-status));
+}
+
 static int resolve_users(const struct dg_rule_src *src,
 			 const struct dg_name_answers *groups,
 			 const struct dg_name_answers *users,
 			 struct dg_rule *rule, struct dg_diags *diags)
 {
 	int line = src->users_line ? src->users_line : src->line;
-	gid_t *v = NULL;
+	struct dg_user_group *v = NULL;
 	size_t n = 0;
 
 	rule->any_user = !src->users_given;
 	for (size_t i = 0; i < src->users.n; i++) {
 		const char *u = src->users.v[i];
-		const char *kind = u[0] == '%' ? "group" : "user";
-		const char *name = u[0] == '%' ? u + 1 : u;
+		struct dg_user_group g = {.name = u + 1};
 		int status;
 
 		if (strcmp(u, "*") == 0) {
 			rule->any_user = true;
 			continue;
 		}
-		/* User names match as written: looked up only for check. */
-		if (u[0] != '%' && !users)
+		if (u[0] != '%') {
+			/* User names match as written: looked up only for
+			 * check, and only to warn of a typo. */
+			if (!users)
+				continue;
+			status = answer_for(users, u, &(gid_t){0});
+			if (status == 0)
+				dg_diags_add(diags, DG_WARNING, src->file, line,
+					     "user \"%s\" in users of rule "
+					     "\"%s\" does not exist; it is "
+					     "ignored",
+					     u, rule->label);
+			else if (status < 0)
+				dg_diags_add(diags, DG_WARNING, src->file, line,
+					     "looking up user \"%s\" in users "
+					     "of rule \"%s\" failed: %s; it "
+					     "could not be checked",
+					     u, rule->label, strerror(-status));
 			continue;
+		}
 		/* most rules name no "%group": allocate for the first */
-		if (u[0] == '%' && !v && !(v = dg_new0(gid_t, src->users.n)))
+		if (!v && !(v = dg_new0(struct dg_user_group, src->users.n)))
 			return -ENOMEM;
-		status = !*name ? 0
-			 : answer_for(u[0] == '%' ? groups : users, name,
-				      u[0] == '%' ? &v[n] : &(gid_t){0});
-		if (status > 0)
-			n += u[0] == '%';
-		else if (status == 0)
+		g.status = !*g.name ? 0 : answer_for(groups, g.name, &g.gid);
+		if (g.status == 0 &&
+		    dg_strings_has(&src->users_optional, u)) {
 			dg_diags_add(diags, DG_WARNING, src->file, line,
-				     "%s \"%s\" in users of rule \"%s\" does "
-				     "not exist; it is ignored",
-				     kind, name, rule->label);
-		else if (u[0] != '%')
-			/* only a hint for check: the module never asks */
-			dg_diags_add(diags, DG_WARNING, src->file, line,
-				     "looking up user \"%s\" in users of rule "
-				     "\"%s\" failed: %s; it could not be checked",
-				     name, rule->label, strerror(-status));
-		else
-			dg_diags_add(diags, DG_ERROR, src->file, line,
-				     "looking up group \"%s\" in users of "
-				     "rule \"%s\" failed: %s",
-				     name, rule->label,
-				     status == -ENOKEY ? "it was never looked up"
-						       : strerror(-status));
+				     "group \"%s\" (optional) in users of rule "
+				     "\"%s\" does not exist; it is ignored",
+				     g.name, rule->label);
+			continue;
+		}
+		if (g.status <= 0)
+			report_user_group(src, rule, g.name, g.status,
+					  users != NULL, diags);
+		v[n++] = g;
 	}
-	rule->user_groups = (struct dg_gids){.v = v};
-	rule->user_groups.n = dg_gids_normalize(v, n);
+	rule->user_groups = v;
+	rule->n_user_groups = n;
 	return 0;
 }
 

@@ -76,6 +76,14 @@ void dg_strings_sort_unique_nocase(struct dg_strings *s)
 	sort_unique(s, cmp_str_nocase);
 }
 
+bool dg_strings_has(const struct dg_strings *s, const char *str)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (strcmp(s->v[i], str) == 0)
+			return true;
+	return false;
+}
+
 bool dg_strings_has_sorted(const struct dg_strings *s, const char *str)
 {
 	return s->n && bsearch(&str, s->v, s->n, sizeof(*s->v), cmp_str);

@@ -56,6 +56,8 @@ struct dg_strings {
 int dg_strings_add(struct dg_strings *s, const char *str);
 /* Sort (C locale) and drop duplicates, in place. */
 void dg_strings_sort_unique(struct dg_strings *s);
+/* Is str in s (in any order)? */
+bool dg_strings_has(const struct dg_strings *s, const char *str);
 /* Is str in s?  s must be sorted (dg_strings_sort_unique). */
 bool dg_strings_has_sorted(const struct dg_strings *s, const char *str);
 /* The same two, with names compared ignoring (ASCII) case: sudo matches

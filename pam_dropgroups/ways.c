@@ -597,13 +597,19 @@ static int add_way(struct dg_strings *out, const char *fmt, ...)
 }
 
 /* The way through p, if it is open for the plan's user: 0 or -ENOMEM. */
-static int way_through(const struct dg_plan *plan, const struct dg_program *p,
+static int way_through(struct dg_plan *plan, const struct dg_program *p,
 		       const struct dg_service_stack *s, struct dg_strings *out)
 {
 	const char *user = plan->user.name;
+	struct dg_match m;
 	struct judged j;
 
-	if (dg_policy_match(&plan->policy, p->service, &plan->user) < 0)
+	if (dg_plan_match(&plan->policy, p->service, &plan->user, &m) < 0)
+		return -ENOMEM;
+	/* undecided: the module refuses that login, so no way through */
+	if (m.kind == DG_MATCH_UNDECIDED)
+		return 0;
+	if (m.kind == DG_MATCH_NONE)
 		return add_way(out, "%s: no rule matches service \"%s\" and "
 				    "user \"%s\"",
 			       p->name, p->service, user);
@@ -622,7 +628,7 @@ static int way_through(const struct dg_plan *plan, const struct dg_program *p,
 		       p->name, s->stack.file, p->fix);
 }
 
-int dg_ways_open(const struct dg_plan *plan,
+int dg_ways_open(struct dg_plan *plan,
 		 const struct dg_service_stacks *stacks, struct dg_strings *out)
 {
 	bool nnp = plan->rule->src->no_new_privs;

@@ -38,8 +38,9 @@ int dg_lint(const struct dg_config *cfg, const char *policy_path,
 
 /* The ways back in that stay open for plan's user in a session under
  * plan->rule (which must match): one line each, "WHAT: WHY", in out.
- * 0 or -ENOMEM. */
-int dg_ways_open(const struct dg_plan *plan,
+ * What NSS is asked to place the user (dg_plan_match) is kept in
+ * plan->user.  0 or -ENOMEM. */
+int dg_ways_open(struct dg_plan *plan,
 		 const struct dg_service_stacks *stacks, struct dg_strings *out);
 
 void dg_service_stacks_free(struct dg_service_stacks *s);

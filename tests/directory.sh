@@ -14,7 +14,8 @@
 #   directory_start nslcd|sss      all of the above for one NSS daemon
 #
 # Outages: slapd_kill (connection refused), slapd_stop / slapd_cont (a
-# hung server: SIGSTOP), slapd_restart, nslcd_kill, sssd_kill (the
+# hung server: SIGSTOP), slapd_restart, slapd_refuse_membership_search
+# (every look-up answers but a user's memberships), nslcd_kill, sssd_kill (the
 # daemon gone, SIGKILL), sssd_stop (SIGTERM: a clean stop), sssd_offline /
 # sssd_online (SIGUSR1 / SIGUSR2), sssd_cache_expire (sss_cache -E),
 # sssd_cache_wipe (no cache at all), nss_warm USER (look USER and their
@@ -244,6 +245,20 @@ slapd_cont() { kill -CONT "${DAEMON_PID[slapd]}"; echo "  slapd continued"; }
 slapd_restart() {
 	daemon_stop slapd
 	slapd_run
+}
+
+# slapd_refuse_membership_search: slapd refuses the search for a user's
+# groups ((memberUid=USER), which initgroups makes) with
+# adminLimitExceeded, as a directory does when that search hits a limit
+# or times out, and keeps answering every look-up of one entry (by name,
+# by uid or gid: indexed).  Through nslcd, getgrouplist(3) then gives the
+# primary group alone, with errno ENOENT; through SSSD, with no error at
+# all.  (The memberUid index goes, and a search that no index narrows
+# may look at 50 entries at most: 2,000 groups are more.)
+slapd_refuse_membership_search() {
+	sed -i 's/^index uid,cn,memberUid eq$/index uid,cn eq/' "$T/slapd/slapd.conf"
+	echo 'limits * size.unchecked=50' >> "$T/slapd/slapd.conf"
+	slapd_restart
 }
 
 # ldap_admin ldapmodify|ldapadd|ldapdelete ARG...: as the rootdn.

@@ -25,6 +25,7 @@
 
 #include <ctype.h>
 
+#include "initgroups.h"
 #include "nss.h"
 
 #define FZ_MAX_GIDS 512
@@ -220,6 +221,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct dg_policy pol = {0};
 	struct dg_diags diags = {0};
 	struct dg_user user = {0};
+	struct dg_match match;
 	char *text = fz_text(data, size);
 	long m;
 	int r;
@@ -242,14 +244,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fz_check_diags(&diags);
 
 	r = dg_user_lookup(sc->user, &user);
-	if (r <= 0 || dg_user_groups(&user, &user.groups) < 0)
+	if (r <= 0 || dg_user_groups(&user) < 0)
 		goto out; /* not on this machine: nothing to explain */
 	fz_check_set(&user.groups, "user groups");
 	if (sc->primary_given)
 		user.primary_gid = sc->primary;
 
-	m = dg_policy_match(&pol, sc->service, &user);
+	if (dg_plan_match(&pol, sc->service, &user, &match) < 0)
+		fz_fail("dg_plan_match failed");
+	/* an undecided rule stops the walk as a match does: no rule before
+	 * it may surely match, and it must list the service */
+	m = match.kind == DG_MATCH_NONE ? -1 : (long)match.rule;
 	check_match(&pol, m, sc->service, &user);
+	if (match.kind != DG_MATCH_RULE)
+		m = -1;
 	if (m >= 0)
 		decide_and_check(sc, &pol, &user, &pol.rules[m]);
 	for (size_t i = 0; i < pol.n_rules && i < FZ_MAX_RULES; i++)

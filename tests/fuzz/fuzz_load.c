@@ -385,6 +385,7 @@ static void check_same_config(const struct dg_config *a,
 		    !same_strings(&x->services, &y->services) ||
 		    x->users_given != y->users_given ||
 		    !same_strings(&x->users, &y->users) ||
+		    !same_strings(&x->users_optional, &y->users_optional) ||
 		    x->users_line != y->users_line || x->mode != y->mode ||
 		    x->has_drop != y->has_drop || x->has_keep != y->has_keep ||
 		    !same_refs(&x->groups, &y->groups) ||

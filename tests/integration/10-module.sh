@@ -216,8 +216,19 @@ test_star_user_matches_everyone() { check_case open_session success '' '{ servic
 # --- names ---
 
 test_unknown_names_are_warnings_and_ignored() {
-	check_case open_session success '{ name = "no-such-restricting"; optional = true; }' '{ services = "dgtest"; users = [ "%no-such-group", "alice" ]; drop = ( "no-such-group", "audio" ); }' -- 1001 100 44 46 2003 3000
-	assert_log warning 3 '(restricting group "no-such-restricting" \(optional\) does not exist; only a group of that name would be kept|group "no-such-group" in (drop|users of rule "[^"]*") does not exist; it is ignored)$'
+	check_case open_session success '{ name = "no-such-restricting"; optional = true; }' '{ services = "dgtest"; users = ( { name = "%no-such-group"; optional = true; }, "alice" ); drop = ( "no-such-group", "audio" ); }' -- 1001 100 44 46 2003 3000
+	assert_log warning 3 '(restricting group "no-such-restricting" \(optional\) does not exist; only a group of that name would be kept|group "no-such-group" (in drop|\(optional\) in users of rule "[^"]*") does not exist; it is ignored)$'
+}
+
+# A "%group" that does not exist is no answer: the users that reach its
+# rule are refused (not handed a later rule), unless it is marked
+# optional (above).  A user the rule also names is not refused, nor one a
+# rule before it takes.
+test_unknown_percent_group_refuses_who_reaches_its_rule() {
+	check_case open_session success '' '{ services = "dgtest"; users = [ "%no-such-group", "alice" ]; drop = "audio"; }' -- 1001 100 44 46 2003 3000
+	check_case open_session success '' '{ services = "dgtest"; users = "bob"; drop = "video"; }, { services = "dgtest"; users = "%no-such-group"; drop = "audio"; }' as bob -- 1001 100 29 46 2003 3000
+	check_case open_session session_err '' '{ services = "dgtest"; users = "%no-such-group"; drop = "audio"; }, { services = "dgtest"; drop = "video"; }' -- untouched
+	assert_log err 1 'cannot tell whether user "alice" is in group "no-such-group" of rule "[^"]*": the group does not exist'
 }
 
 # A restricting group that cannot be found protects nothing, and an

@@ -215,7 +215,7 @@ test_directory_down_on_a_percent_group_fails_closed() {
 	EOF
 	stack session session_err
 	run_pam alice open_session
-	assert_failed_closed "$POLICY:3: looking up group \"ldap-staff\" in users of rule"
+	assert_failed_closed "$POLICY:3: cannot tell whether user \"alice\" is in group \"ldap-staff\" of rule \"[^\"]*\": looking the group up failed: No such file or directory"
 }
 
 # getgrouplist(3) has no way to report a backend failure: the list just
@@ -241,9 +241,123 @@ test_directory_down_during_getgrouplist_fails_closed() {
 		'fail getgrnam * unavail ENOENT' 'fail getgrgid * unavail ENOENT'
 	stack session session_err
 	run_pam alice open_session
+	assert_failed_closed 'cannot tell whether user "alice" is in group "students" of rule "students": NSS service "dgfault" did not answer for the groups of user "alice" \(unavail: No such file or directory\)'
+}
+
+# --- the membership search fails while single look-ups answer ---
+#
+# The review's case: nslcd or SSSD time out on the user's memberships
+# (initgroups) and still answer getgrnam and getgrgid.  glibc then hands
+# out a short list, with no error.  Whether the rule with "%group" drops
+# more than the next one (contractors) or less (students), the user is
+# never moved to the next rule: the session is refused, or the group's
+# own entry says she is a member and the "%group" rule applies.
+
+# two_rules FIRST SECOND: a "%group" rule named FIRST, then a rule for
+# everyone named "rest" (libconfig text for each).
+two_rules() {
+	policy <<-EOF
+	version = 1;
+	restricting = ( "games-abusers" );
+	rules = ( $1,
+	          { name = "rest"; services = "dgtest"; $2 } );
+	EOF
+}
+
+students_rule() {
+	two_rules '{ name = "students"; services = "dgtest"; users = "%students"; keep = "users"; }' 'drop = "*";'
+}
+
+contractors_rule() {
+	two_rules '{ name = "contractors"; services = "dgtest"; users = "%contractors"; drop = "*"; }' 'drop = "audio";'
+}
+
+# membership_outage RULE GROUP GID STATUS ERRNO KEPT_BY_RULE...: alice
+# is in GROUP (GID) by the directory's say alone.  Healthy, RULE's
+# "%GROUP" rule applies; with initgroups failing (STATUS ERRNO) while
+# getgrnam and getgrgid answer, the same rule still applies (the group's
+# entry lists her).  With a local line of GROUP that lists nobody in
+# front (files answers getgrgid first), nothing says she is a member: the
+# session is refused.
+membership_outage() {
+	local rule=$1 group=$2 gid=$3 status=$4 err=$5
+	shift 5
+	sed "/^$group:/d" /etc/group > "$T/group"
+	cat "$T/group" > /etc/group
+	use_directory "group $group $gid alice"
+	START=1001,100,29,44,46,2003,$gid
+	"$rule"
+	stack none
+	run_pam alice open_session
 	assert_rc 0
 	assert_untouched
-	assert_log err 1 'the group list of user "alice" is incomplete: an NSS backend failed \(No such file or directory\)'
+	[ "$(id -Gn alice | tr ' ' '\n' | grep -cx "$group")" = 1 ] || fail "alice is not in $group"
+	stack session success
+	log_reset
+	run_pam alice open_session
+	assert_rc 0
+	assert_groups "$@"
+	assert_log info 1 "rule \"$rule_name\""
+	directory "group $group $gid alice" "fail initgroups alice $status $err"
+	[ "$(id -Gn alice | tr ' ' '\n' | grep -cx "$group")" = 0 ] ||
+		fail "the outage does not shorten glibc's list"
+	log_reset
+	run_pam alice open_session
+	assert_rc 0
+	assert_groups "$@"
+	assert_log info 1 "rule \"$rule_name\""
+	assert_log err 0
+	# her membership is now said by nothing that answered
+	echo "$group:x:$gid:" >> /etc/group
+	stack session session_err
+	log_reset
+	run_pam alice open_session
+	assert_failed_closed "cannot tell whether user \"alice\" is in group \"$group\" of rule \"$rule_name\": NSS service \"dgfault\" did not answer for the groups of user \"alice\" \($status: [^)]*\), and the group's entry does not list the user"
+	# the baseline of that: the directory answers again
+	directory "group $group $gid alice"
+	stack session success
+	run_pam alice open_session
+	assert_rc 0
+	assert_groups "$@"
+}
+
+test_students_rule_holds_while_initgroups_is_unavail() {
+	rule_name=students membership_outage students_rule students 3000 unavail EIO 1001 100 2003
+}
+
+test_students_rule_holds_while_initgroups_must_try_again() {
+	rule_name=students membership_outage students_rule students 3000 tryagain EAGAIN 1001 100 2003
+}
+
+test_contractors_rule_holds_while_initgroups_is_unavail() {
+	rule_name=contractors membership_outage contractors_rule contractors 6200 unavail EIO 1001 2003
+}
+
+test_contractors_rule_holds_while_initgroups_must_try_again() {
+	rule_name=contractors membership_outage contractors_rule contractors 6200 tryagain EAGAIN 1001 2003
+}
+
+# A clean "not found" from initgroups alone (a cache that does not know
+# the user yet) is an answer, but not the last word: the group's entry
+# still lists her, and the "%group" rule applies.
+test_initgroups_not_found_alone_does_not_move_a_member() {
+	sed '/^contractors:/d' /etc/group > "$T/group"
+	cat "$T/group" > /etc/group
+	use_directory 'group contractors 6200 alice' 'fail initgroups alice notfound 0'
+	START=1001,100,29,44,46,2003,6200
+	contractors_rule
+	stack session success
+	run_pam alice open_session
+	assert_rc 0
+	assert_groups 1001 2003
+	assert_log info 1 'rule "contractors"'
+	# the baseline: a user the entry does not list gets the next rule
+	directory 'group contractors 6200 bob' 'fail initgroups alice notfound 0'
+	log_reset
+	run_pam alice open_session
+	assert_rc 0
+	assert_groups 1001 100 44 46 2003 6200
+	assert_log info 1 'rule "rest"'
 }
 
 # --- offline with a cold cache: "not found" for a group that exists ---
@@ -255,6 +369,56 @@ test_restricting_name_that_does_not_resolve_fails_closed() {
 	stack session session_err
 	run_pam alice open_session
 	assert_failed_closed "$POLICY:2: restricting group \"ldap-abusers\" does not exist"
+}
+
+# The same for a "%group" of users: SSSD offline with a cold cache says
+# "not found" for contractors, which exists.  Whoever reaches that rule
+# is refused, not handed the milder rule after it; a user an earlier rule
+# names is not.  check says so (exit 1), and so does explain.
+test_percent_group_that_does_not_resolve_refuses_who_reaches_it() {
+	sed '/^contractors:/d' /etc/group > "$T/group"
+	cat "$T/group" > /etc/group
+	use_directory 'group contractors 6200 alice'
+	policy <<-'EOF'
+	version = 1;
+	restricting = ( "games-abusers" );
+	rules = ( { name = "bobs"; services = "dgtest"; users = "bob"; drop = "audio"; },
+	          { name = "contractors"; services = "dgtest"; users = "%contractors"; drop = "*"; },
+	          { name = "rest"; services = "dgtest"; drop = "audio"; } );
+	EOF
+	stack session success
+	run_pam alice open_session
+	assert_rc 0
+	assert_groups 1001 2003
+	assert_log info 1 'rule "contractors"'
+	directory 'group contractors 6200 alice' 'fail getgrnam contractors notfound 0'
+	stack session session_err
+	log_reset
+	run_pam alice open_session
+	assert_failed_closed "$POLICY:4: cannot tell whether user \"alice\" is in group \"contractors\" of rule \"contractors\": the group does not exist"
+	# bob's rule comes first and names him: the missing group is not his
+	stack session success
+	log_reset
+	run_pam bob open_session
+	assert_rc 0
+	assert_groups 1001 100 44 46 2003 3000
+	assert_log info 1 'user "bob", rule "bobs"'
+	capture "$DG" check -c "$POLICY"
+	assert_exit 1
+	assert_in err "$POLICY:4: group \"contractors\" in users of rule \"contractors\" does not exist"
+	capture "$DG" explain -c "$POLICY" --pam-dir "$T/no-pam.d" dgtest alice
+	assert_exit 1
+	assert_in err 'cannot tell whether user "alice" is in group "contractors" of rule "contractors".*the session is refused'
+	# marked as allowed to be missing: a warning, and the next rule
+	sed -i 's/users = "%contractors";/users = ( { name = "%contractors"; optional = true; } );/' "$POLICY"
+	log_reset
+	run_pam alice open_session
+	assert_rc 0
+	assert_groups 1001 100 44 46 2003 3000
+	assert_log info 1 'rule "rest"'
+	assert_log warning 1 'group "contractors" \(optional\) in users of rule "contractors" does not exist; it is ignored'
+	capture "$DG" check -c "$POLICY"
+	assert_exit 0
 }
 
 # A group that may not exist yet is marked optional: its absence is a

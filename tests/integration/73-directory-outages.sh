@@ -440,3 +440,107 @@ test_outage_sss_restricting_gid_needs_no_look_up() {
 	assert_rc 0
 	assert_groups 1001 2003 6003 6100 6101 6102
 }
+
+# ------------------------------------- memberships fail, look-ups answer
+#
+# A %group rule must not lose a member to the rule after it when only
+# the directory's membership search fails (slapd_refuse_membership_search):
+# glibc's list for dave is then his primary group alone, while the group's
+# entry, asked by gid, still lists him.  Both directions: a %group rule
+# that drops less than the next (staff) and one that drops more
+# (contractors, where the next rule would leave dave every group).  Each
+# shows the baseline twice: the stack without the module keeps every
+# group, and the same logins while slapd answers everything.
+
+# membership_policy staff|contractors
+membership_policy() {
+	case $1 in
+	staff) policy <<-'EOF' ;;
+	version = 1;
+	restricting = ( "ldap-abusers" );
+	rules = ( { name = "staff"; services = "dgtest"; users = "%ldap-staff"; drop = [ "ldap-audio", "ldap-video" ]; },
+	          { name = "rest"; services = "dgtest"; drop = "*"; } );
+	EOF
+	contractors) policy <<-'EOF' ;;
+	version = 1;
+	restricting = ( "ldap-abusers" );
+	rules = ( { name = "contractors"; services = "dgtest"; users = "%ldap-staff"; drop = "*"; },
+	          { name = "rest"; services = "dgtest"; drop = "ldap-audio"; } );
+	EOF
+	esac
+}
+
+membership_search_fails() { # DAEMON RULE DAVE_KEEPS...
+	local daemon=$1 rule=$2
+	shift 2
+	directory_start "$daemon"
+	membership_policy "$rule"
+	pam_login dave none "online, no module"
+	assert_rc 0
+	assert_untouched
+	log_reset
+	pam_login dave success "online"
+	assert_rc 0
+	assert_groups "$@"
+	assert_log info 1 "user \"dave\", rule \"$rule\""
+	slapd_refuse_membership_search
+	# (SSSD would answer from what it cached online: start it cold)
+	if [ "$daemon" = sss ]; then
+		sssd_cache_wipe
+		sssd_start
+	fi
+	[ "$(directory_groups dave)" = 5001 ] ||
+		fail "glibc still lists dave's groups: $(directory_groups dave)"
+	log_reset
+	pam_login dave success "memberships refused"
+	assert_rc 0
+	assert_groups "$@"
+	assert_log info 1 "user \"dave\", rule \"$rule\""
+	assert_log err 0
+}
+
+test_memberships_fail_nslcd_staff_rule_still_applies() {
+	membership_search_fails nslcd staff 5001 6003 6100
+}
+test_memberships_fail_nslcd_contractors_rule_still_applies() {
+	membership_search_fails nslcd contractors 5001 6003
+}
+test_memberships_fail_sss_staff_rule_still_applies() {
+	membership_search_fails sss staff 5001 6003 6100
+}
+test_memberships_fail_sss_contractors_rule_still_applies() {
+	membership_search_fails sss contractors 5001 6003
+}
+
+# SSSD offline with a cold cache says a clean "not found" for
+# ldap-staff, which exists.  alice (a local user, in ldap-staff by its
+# entry) is refused rather than given the rule after it; online, the
+# %group rule applies to her; marked optional, the group may be missing
+# and the next rule applies.
+test_outage_sss_cold_cache_percent_group_refuses_rather_than_the_next_rule() {
+	directory_start sss
+	policy <<-'EOF'
+	version = 1;
+	restricting = ( "games-abusers" );
+	rules = ( { name = "contractors"; services = "dgtest"; users = "%ldap-staff"; drop = "*"; },
+	          { name = "rest"; services = "dgtest"; drop = "audio"; } );
+	EOF
+	log_reset
+	pam_login alice success "online"
+	assert_rc 0
+	assert_groups 1001 2003
+	assert_log info 1 'user "alice", rule "contractors"'
+	sssd_cache_wipe
+	slapd_kill
+	sssd_start
+	[ -z "$(getent group ldap-staff)" ] || fail "SSSD still answers for ldap-staff"
+	log_reset
+	pam_login alice session_err "offline, cold cache"
+	assert_failed_closed "$POLICY:3: cannot tell whether user \"alice\" is in group \"ldap-staff\" of rule \"contractors\": the group does not exist"
+	sed -i 's/users = "%ldap-staff";/users = ( { name = "%ldap-staff"; optional = true; } );/' "$POLICY"
+	log_reset
+	pam_login alice success "offline, cold cache, optional"
+	assert_rc 0
+	assert_groups $(echo "${ALICE_START//,/ }" | tr ' ' '\n' | grep -vx 29)
+	assert_log info 1 'user "alice", rule "rest"'
+}

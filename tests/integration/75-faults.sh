@@ -154,7 +154,7 @@ test_names_and_lines_of_100_kb() {
 	policy <<-EOF
 	version = 1;
 	restricting = ( "games-abusers", { name = "$long"; optional = true; } );
-	rules = ( { name = "$long"; services = [ "dgtest", "$long" ]; users = [ "%$long", "alice" ]; drop = ( "audio", "$long" ); } );
+	rules = ( { name = "$long"; services = [ "dgtest", "$long" ]; users = ( { name = "%$long"; optional = true; }, "alice" ); drop = ( "audio", "$long" ); } );
 	EOF
 	[ "$(wc -L < "$POLICY")" -gt 300000 ] || fail "the test line is not long"
 	stack session success

@@ -26,7 +26,8 @@ static const char main_text[] =
 	"include_dir = \"dropgroups.d\";\n"
 	"rules = (\n"
 	"  { name = \"ssh\"; services = [ \"sshd\", \"login\" ];\n"
-	"    users = [ \"alice\", \"%staff\", \"*\" ];\n"
+	"    users = ( \"alice\", \"%staff\", \"*\",\n"
+	"              { name = \"%maybe-staff\"; optional = true; } );\n"
 	"    drop = ( \"video\", 44, \"*\" ); no_new_privs = true; },\n"
 	"  { services = \"su\"; keep = [ \"wheel\", \"123\" ]; },\n"
 	"  { services = [ \"SUDO\" ]; users = [ ]; drop = \"audio\"; }\n"
@@ -127,6 +128,7 @@ static void same_config(const struct dg_config *a, const struct dg_config *b)
 		same_strings(&x->services, &y->services);
 		assert_int_equal(x->users_given, y->users_given);
 		same_strings(&x->users, &y->users);
+		same_strings(&x->users_optional, &y->users_optional);
 		assert_int_equal(x->users_line, y->users_line);
 		assert_int_equal(x->mode, y->mode);
 		assert_int_equal(x->has_drop, y->has_drop);

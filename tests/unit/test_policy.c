@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -386,8 +387,31 @@ static struct dg_user alice(void)
 
 	return (struct dg_user){.name = "alice", .uid = ALICE,
 				.primary_gid = ALICE,
-				.groups = {groups, N(groups)}};
+				.groups = {groups, N(groups)},
+				.member = {.listed = DG_LISTED_WHOLE}};
 }
+
+/* The rule that applies, -1 for none, or -2 when it cannot be decided;
+ * a group entry asked for lists nobody, as a directory that answers. */
+static long match(const struct dg_policy *p, const char *service,
+		  struct dg_user *u)
+{
+	struct dg_match m;
+
+	for (;;) {
+		dg_policy_match(p, service, u, &m);
+		if (m.kind != DG_MATCH_ASK_ENTRY)
+			break;
+		assert_int_equal(dg_gids_add(&u->member.entry_silent,
+					     m.group->gid), 0);
+	}
+	dg_gids_free(&u->member.entry_silent);
+	assert_int_not_equal(m.kind, DG_MATCH_ASK_LIST);
+	return m.kind == DG_MATCH_RULE ? (long)m.rule
+	       : m.kind == DG_MATCH_NONE ? -1 : -2;
+}
+
+static struct dg_user_group students_group[] = {{"students", STUDENTS, 1}};
 
 static void first_matching_rule_decides(void **state)
 {
@@ -401,11 +425,11 @@ static void first_matching_rule_decides(void **state)
 	struct dg_user u = alice();
 
 	(void)state;
-	assert_int_equal(dg_policy_match(&p, "sshd", &u), 0);
-	assert_int_equal(dg_policy_match(&p, "login", &u), 0);
-	assert_int_equal(dg_policy_match(&p, "su", &u), 1);
+	assert_int_equal(match(&p, "sshd", &u), 0);
+	assert_int_equal(match(&p, "login", &u), 0);
+	assert_int_equal(match(&p, "su", &u), 1);
 	p.n_rules = 1;
-	assert_int_equal(dg_policy_match(&p, "su", &u), -1);
+	assert_int_equal(match(&p, "su", &u), -1);
 }
 
 static void user_name_matching(void **state)
@@ -418,26 +442,27 @@ static void user_name_matching(void **state)
 	struct dg_user u = alice();
 
 	(void)state;
-	assert_int_equal(dg_policy_match(&p, "su", &u), 0);
+	assert_int_equal(match(&p, "su", &u), 0);
 	u.name = "bob";
-	assert_int_equal(dg_policy_match(&p, "su", &u), -1);
+	assert_int_equal(match(&p, "su", &u), -1);
 }
 
 static void percent_group_matches_members(void **state)
 {
 	struct dg_rule_src s = {.services = {svc_any, 1, 1},
 				.users_given = true};
-	struct dg_rule rules[] = {{.src = &s, .user_groups = GIDS(STUDENTS)}};
+	struct dg_rule rules[] = {{.src = &s, .user_groups = students_group,
+				   .n_user_groups = 1}};
 	struct dg_policy p = {.rules = rules, .n_rules = 1};
 	struct dg_user u = alice();
 
 	(void)state;
-	assert_int_equal(dg_policy_match(&p, "su", &u), 0);
+	assert_int_equal(match(&p, "su", &u), 0);
 	u.groups = GIDS(USERS);
-	assert_int_equal(dg_policy_match(&p, "su", &u), -1);
+	assert_int_equal(match(&p, "su", &u), -1);
 	/* the primary group counts as membership, as for initgroups */
 	u.primary_gid = STUDENTS;
-	assert_int_equal(dg_policy_match(&p, "su", &u), 0);
+	assert_int_equal(match(&p, "su", &u), 0);
 }
 
 /* "%students" names a group: a user called "%students" is no member. */
@@ -453,11 +478,142 @@ static void percent_entry_is_never_a_user_name(void **state)
 
 	(void)state;
 	u.name = "%students";
-	assert_int_equal(dg_policy_match(&p, "su", &u), -1);
+	assert_int_equal(match(&p, "su", &u), -1);
 	u.name = "*x";
-	assert_int_equal(dg_policy_match(&p, "su", &u), 0);
+	assert_int_equal(match(&p, "su", &u), 0);
 }
 
+
+/* Two rules: "%students" first, everyone after.  The review's case: a
+ * directory whose membership search fails while single look-ups answer
+ * gave a short list, and the second rule applied. */
+static struct dg_rule_src students_src = {.services = {svc_any, 1, 1},
+					  .users_given = true};
+static struct dg_rule_src rest_src = {.services = {svc_any, 1, 1}};
+
+static struct dg_policy students_then_rest(struct dg_rule rules[2],
+					   struct dg_user_group *g)
+{
+	rules[0] = (struct dg_rule){.src = &students_src, .user_groups = g,
+				    .n_user_groups = 1};
+	rules[1] = (struct dg_rule){.src = &rest_src, .any_user = true};
+	return (struct dg_policy){.rules = rules, .n_rules = 2};
+}
+
+static void percent_group_asks_the_list_then_the_entry(void **state)
+{
+	struct dg_rule rules[2];
+	struct dg_policy p = students_then_rest(rules, students_group);
+	struct dg_user u = alice();
+	struct dg_match m;
+
+	(void)state;
+	u.groups = GIDS(USERS, ALICE);
+	u.member.listed = DG_LISTED_NOT_ASKED;
+	dg_policy_match(&p, "su", &u, &m);
+	assert_int_equal(m.kind, DG_MATCH_ASK_LIST);
+	assert_int_equal(m.rule, 0);
+	/* a whole list without the gid: the entry is still asked (a cold
+	 * cache answers a clean "none" for a user it does not know yet) */
+	u.member.listed = DG_LISTED_WHOLE;
+	dg_policy_match(&p, "su", &u, &m);
+	assert_int_equal(m.kind, DG_MATCH_ASK_ENTRY);
+	assert_ptr_equal(m.group, &students_group[0]);
+	assert_int_equal(dg_gids_add(&u.member.entry_silent, STUDENTS), 0);
+	dg_policy_match(&p, "su", &u, &m);
+	assert_int_equal(m.kind, DG_MATCH_RULE);
+	assert_int_equal(m.rule, 1);
+	dg_gids_free(&u.member.entry_silent);
+}
+
+static void partial_list_never_moves_a_user_to_a_later_rule(void **state)
+{
+	struct dg_rule rules[2];
+	struct dg_policy p = students_then_rest(rules, students_group);
+	struct dg_user u = alice();
+	struct dg_match m;
+
+	(void)state;
+	u.groups = GIDS(USERS, ALICE);
+	u.member.listed = DG_LISTED_PARTIAL;
+	assert_int_equal(dg_gids_add(&u.member.entry_silent, STUDENTS), 0);
+	dg_policy_match(&p, "su", &u, &m);
+	assert_int_equal(m.kind, DG_MATCH_UNDECIDED);
+	assert_int_equal(m.rule, 0);
+	assert_ptr_equal(m.group, &students_group[0]);
+	/* the baseline: the same answers from a whole list */
+	u.member.listed = DG_LISTED_WHOLE;
+	dg_policy_match(&p, "su", &u, &m);
+	assert_int_equal(m.kind, DG_MATCH_RULE);
+	assert_int_equal(m.rule, 1);
+	/* an entry that failed is no answer either */
+	dg_gids_free(&u.member.entry_silent);
+	assert_int_equal(dg_gids_add(&u.member.entry_failed, STUDENTS), 0);
+	dg_policy_match(&p, "su", &u, &m);
+	assert_int_equal(m.kind, DG_MATCH_UNDECIDED);
+	dg_gids_free(&u.member.entry_failed);
+}
+
+/* Any source that says "member" decides, partial list or not. */
+static void a_member_is_a_member_whatever_failed(void **state)
+{
+	struct dg_rule rules[2];
+	struct dg_policy p = students_then_rest(rules, students_group);
+	struct dg_user u = alice();
+	struct dg_match m;
+
+	(void)state;
+	u.member.listed = DG_LISTED_PARTIAL; /* groups has STUDENTS */
+	dg_policy_match(&p, "su", &u, &m);
+	assert_int_equal(m.kind, DG_MATCH_RULE);
+	assert_int_equal(m.rule, 0);
+	u.groups = GIDS(USERS, ALICE);
+	assert_int_equal(dg_gids_add(&u.member.entry_lists, STUDENTS), 0);
+	dg_policy_match(&p, "su", &u, &m);
+	assert_int_equal(m.kind, DG_MATCH_RULE);
+	assert_int_equal(m.rule, 0);
+	dg_gids_free(&u.member.entry_lists);
+	u.primary_gid = STUDENTS;
+	dg_policy_match(&p, "su", &u, &m);
+	assert_int_equal(m.kind, DG_MATCH_RULE);
+	assert_int_equal(m.rule, 0);
+}
+
+/* A "%group" that did not resolve (no such group, not optional; or NSS
+ * failed) decides nothing: whoever reaches its rule is refused, unless a
+ * name or another entry of the rule matches. */
+static void unresolved_percent_group_refuses_who_reaches_it(void **state)
+{
+	static struct dg_user_group missing[] = {{"contractors", 0, 0},
+						 {"students", STUDENTS, 1}};
+	static struct dg_user_group failed[] = {{"contractors", 0, -EIO}};
+	struct dg_rule rules[2];
+	struct dg_policy p = students_then_rest(rules, missing);
+	struct dg_user u = alice();
+	struct dg_match m;
+
+	(void)state;
+	u.groups = GIDS(USERS, ALICE);
+	dg_policy_match(&p, "su", &u, &m);
+	assert_int_equal(m.kind, DG_MATCH_UNDECIDED);
+	assert_ptr_equal(m.group, &missing[0]);
+	/* students says yes: the rule applies */
+	rules[0].n_user_groups = 2;
+	u.groups = GIDS(USERS, ALICE, STUDENTS);
+	dg_policy_match(&p, "su", &u, &m);
+	assert_int_equal(m.kind, DG_MATCH_RULE);
+	assert_int_equal(m.rule, 0);
+	rules[0].user_groups = failed;
+	rules[0].n_user_groups = 1;
+	dg_policy_match(&p, "su", &u, &m);
+	assert_int_equal(m.kind, DG_MATCH_UNDECIDED);
+	/* a rule for another service is never reached: no refusal there */
+	students_src.services = (struct dg_strings){svc_ssh, 2, 2};
+	dg_policy_match(&p, "su", &u, &m);
+	assert_int_equal(m.kind, DG_MATCH_RULE);
+	assert_int_equal(m.rule, 1);
+	students_src.services = (struct dg_strings){svc_any, 1, 1};
+}
 
 static void normalize_and_contains(void **state)
 {
@@ -500,6 +656,10 @@ int main(void)
 		cmocka_unit_test(user_name_matching),
 		cmocka_unit_test(percent_group_matches_members),
 		cmocka_unit_test(percent_entry_is_never_a_user_name),
+		cmocka_unit_test(percent_group_asks_the_list_then_the_entry),
+		cmocka_unit_test(partial_list_never_moves_a_user_to_a_later_rule),
+		cmocka_unit_test(a_member_is_a_member_whatever_failed),
+		cmocka_unit_test(unresolved_percent_group_refuses_who_reaches_it),
 		cmocka_unit_test(normalize_and_contains),
 	};
 

@@ -156,9 +156,48 @@ static void nss_failure_on_any_group_name_is_an_error(void **state)
 	      false);
 	expect_first_error(&b, 4, "looking up group \"broken\" in keep failed");
 	unbuild(&b);
+	/* check refuses it; the module refuses the users that reach the
+	 * rule (dg_policy_match), and no one else */
+	build(&b, HEAD "restricting = ( );\nrules = ( { services = \"s\";\n"
+		       " users = \"%broken\"; drop = 1; } );\n",
+	      true);
+	expect_first_error(&b, 4, "looking up group \"broken\" in users of rule");
+	unbuild(&b);
 	build(&b, HEAD "restricting = ( );\nrules = ( { services = \"s\";\n"
 		       " users = \"%broken\"; drop = 1; } );\n",
 	      false);
+	assert_false(dg_diags_failed(&b.diags));
+	assert_int_equal(b.policy.rules[0].n_user_groups, 1);
+	assert_int_equal(b.policy.rules[0].user_groups[0].status, -ENOENT);
+	unbuild(&b);
+}
+
+/* Offline SSSD with a cold cache answers "not found" for a group that
+ * exists: a "%group" that does not resolve refuses whoever reaches its
+ * rule, unless written as optional. */
+static void percent_group_that_does_not_resolve_refuses_unless_optional(void **state)
+{
+	struct built b;
+
+	(void)state;
+	build(&b, HEAD "restricting = ( );\nrules = ( { services = \"s\";\n"
+		       " users = \"%ldap-down\"; drop = 1; } );\n",
+	      true);
+	expect_first_error(&b, 4, "group \"ldap-down\" in users of rule");
+	unbuild(&b);
+	build(&b, HEAD "restricting = ( );\nrules = ( { services = \"s\";\n"
+		       " users = ( \"alice\", { name = \"%ldap-down\"; optional = true; } );\n"
+		       " drop = 1; } );\n",
+	      true);
+	assert_false(dg_diags_failed(&b.diags));
+	assert_int_equal(b.policy.rules[0].n_user_groups, 0);
+	assert_non_null(strstr(b.diags.v[0].message,
+			       "group \"ldap-down\" (optional) in users of rule"));
+	unbuild(&b);
+	/* optional covers "does not exist", never a failure */
+	build(&b, HEAD "restricting = ( );\nrules = ( { services = \"s\";\n"
+		       " users = ( { name = \"%broken\"; optional = true; } ); drop = 1; } );\n",
+	      true);
 	expect_first_error(&b, 4, "looking up group \"broken\" in users of rule");
 	unbuild(&b);
 }
@@ -174,7 +213,9 @@ static void unknown_drop_keep_and_percent_names_are_warnings(void **state)
 	      false);
 	assert_false(dg_diags_failed(&b.diags));
 	assert_int_equal(b.diags.n, 3);
-	assert_int_equal(b.policy.rules[0].user_groups.n, 0);
+	/* kept, with no answer: the users that reach the rule are refused */
+	assert_int_equal(b.policy.rules[0].n_user_groups, 1);
+	assert_int_equal(b.policy.rules[0].user_groups[0].status, 0);
 	assert_int_equal(b.policy.rules[0].named.n, 0);
 	/* keep keeps by name, found or not */
 	assert_int_equal(b.policy.rules[1].named.n, 1);
@@ -215,7 +256,7 @@ static void users_star_absent_and_empty(void **state)
 	assert_true(b.policy.rules[0].any_user);
 	assert_true(b.policy.rules[1].any_user);
 	assert_false(b.policy.rules[2].any_user);
-	assert_int_equal(b.policy.rules[2].user_groups.n, 0);
+	assert_int_equal(b.policy.rules[2].n_user_groups, 0);
 	unbuild(&b);
 }
 
@@ -245,7 +286,28 @@ static struct dg_user user_alice(void)
 
 	return (struct dg_user){.name = "alice", .uid = 1001,
 				.primary_gid = 1001,
-				.groups = {groups, 3}};
+				.groups = {groups, 3},
+				.member = {.listed = DG_LISTED_WHOLE}};
+}
+
+/* The rule that applies, -1 for none, or -2 when it cannot be decided;
+ * a group entry asked for lists nobody, as a directory that answers. */
+static long match(const struct dg_policy *p, const char *service,
+		  struct dg_user *u)
+{
+	struct dg_match m;
+
+	for (;;) {
+		dg_policy_match(p, service, u, &m);
+		if (m.kind != DG_MATCH_ASK_ENTRY)
+			break;
+		assert_int_equal(dg_gids_add(&u->member.entry_silent,
+					     m.group->gid), 0);
+	}
+	dg_gids_free(&u->member.entry_silent);
+	assert_int_not_equal(m.kind, DG_MATCH_ASK_LIST);
+	return m.kind == DG_MATCH_RULE ? (long)m.rule
+	       : m.kind == DG_MATCH_NONE ? -1 : -2;
 }
 
 static void empty_users_matches_nobody(void **state)
@@ -257,7 +319,7 @@ static void empty_users_matches_nobody(void **state)
 	build(&b, HEAD "restricting = ( );\nrules = (\n"
 		       " { services = \"s\"; users = [ ]; drop = 1; } );\n",
 	      false);
-	assert_int_equal(dg_policy_match(&b.policy, "s", &u), -1);
+	assert_int_equal(match(&b.policy, "s", &u), -1);
 	unbuild(&b);
 }
 
@@ -272,11 +334,11 @@ static void services_and_users_match_case_sensitively(void **state)
 		       " { services = \"S\"; drop = 1; },\n"
 		       " { services = \"t\"; users = [ \"ALICE\" ]; drop = 1; } );\n",
 	      false);
-	assert_int_equal(dg_policy_match(&b.policy, "s", &u), -1);
-	assert_int_equal(dg_policy_match(&b.policy, "S", &u), 0);
-	assert_int_equal(dg_policy_match(&b.policy, "t", &u), -1);
+	assert_int_equal(match(&b.policy, "s", &u), -1);
+	assert_int_equal(match(&b.policy, "S", &u), 0);
+	assert_int_equal(match(&b.policy, "t", &u), -1);
 	u.name = "ALICE";
-	assert_int_equal(dg_policy_match(&b.policy, "t", &u), 1);
+	assert_int_equal(match(&b.policy, "t", &u), 1);
 	unbuild(&b);
 }
 
@@ -292,9 +354,9 @@ static void percent_group_matches_the_primary_gid(void **state)
 		       " { services = \"s\"; users = \"%users\"; drop = 1; } );\n",
 	      false);
 	u.groups = (struct dg_gids){0};
-	assert_int_equal(dg_policy_match(&b.policy, "s", &u), -1);
+	assert_int_equal(match(&b.policy, "s", &u), -1);
 	u.primary_gid = 100;
-	assert_int_equal(dg_policy_match(&b.policy, "s", &u), 0);
+	assert_int_equal(match(&b.policy, "s", &u), 0);
 	unbuild(&b);
 }
 
@@ -327,6 +389,7 @@ int main(void)
 		cmocka_unit_test(optional_restricting_name_may_be_missing),
 		cmocka_unit_test(nss_failure_on_any_group_name_is_an_error),
 		cmocka_unit_test(unknown_drop_keep_and_percent_names_are_warnings),
+		cmocka_unit_test(percent_group_that_does_not_resolve_refuses_unless_optional),
 		cmocka_unit_test(user_names_are_looked_up_only_for_check),
 		cmocka_unit_test(users_star_absent_and_empty),
 		cmocka_unit_test(drop_naming_a_restricting_group_warns),

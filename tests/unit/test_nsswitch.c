@@ -1,0 +1,125 @@
+/* Unit tests of the nsswitch.conf reader (nsswitch.c): which services a
+ * database names, what follows each answer, and the texts with more than
+ * one reading, which are refused.  No files: text made up here. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <string.h>
+
+#include "nsswitch.h"
+
+static int read_db(const char *text, const char *db,
+		   struct dg_nss_services *out)
+{
+	return dg_nsswitch_services(text, strlen(text), db, out);
+}
+
+static void services_in_order_with_glibc_defaults(void **state)
+{
+	struct dg_nss_services s;
+
+	(void)state;
+	assert_int_equal(read_db("passwd: files\n"
+				 "group:\tfiles   ldap\n"
+				 "hosts: files dns\n",
+				 "group", &s),
+			 1);
+	assert_int_equal(s.n, 2);
+	assert_string_equal(s.v[0].name, "files");
+	assert_string_equal(s.v[1].name, "ldap");
+	assert_int_equal(s.v[1].after[DG_NSS_SUCCESS], DG_NSS_RETURN);
+	assert_int_equal(s.v[1].after[DG_NSS_NOTFOUND], DG_NSS_CONTINUE);
+	assert_int_equal(s.v[1].after[DG_NSS_UNAVAIL], DG_NSS_CONTINUE);
+	assert_int_equal(s.v[1].after[DG_NSS_TRYAGAIN], DG_NSS_CONTINUE);
+	dg_nss_services_free(&s);
+	assert_int_equal(read_db("passwd: files\n", "group", &s), 0);
+	assert_int_equal(read_db("", "initgroups", &s), 0);
+}
+
+static void actions_and_their_negation(void **state)
+{
+	struct dg_nss_services s;
+
+	(void)state;
+	assert_int_equal(read_db("group: files [SUCCESS=continue] sss "
+				 "[ !UNAVAIL = return notfound=merge ] ldap\n",
+				 "group", &s),
+			 1);
+	assert_int_equal(s.n, 3);
+	assert_int_equal(s.v[0].after[DG_NSS_SUCCESS], DG_NSS_CONTINUE);
+	/* !UNAVAIL=return: every other status returns, UNAVAIL keeps its
+	 * action; then NOTFOUND is set again */
+	assert_int_equal(s.v[1].after[DG_NSS_SUCCESS], DG_NSS_RETURN);
+	assert_int_equal(s.v[1].after[DG_NSS_TRYAGAIN], DG_NSS_RETURN);
+	assert_int_equal(s.v[1].after[DG_NSS_UNAVAIL], DG_NSS_CONTINUE);
+	assert_int_equal(s.v[1].after[DG_NSS_NOTFOUND], DG_NSS_MERGE);
+	assert_string_equal(s.v[2].name, "ldap");
+	dg_nss_services_free(&s);
+}
+
+/* glibc 2.33 and later strip no comment on a database's line: the words
+ * after "#" are services too (which then fail to load). */
+static void a_comment_is_read_as_services(void **state)
+{
+	struct dg_nss_services s;
+
+	(void)state;
+	assert_int_equal(read_db("# group: ldap\ngroup: files # ldap\n", "group",
+				 &s),
+			 1);
+	assert_int_equal(s.n, 3);
+	assert_string_equal(s.v[1].name, "#");
+	assert_string_equal(s.v[2].name, "ldap");
+	dg_nss_services_free(&s);
+}
+
+/* Where glibc versions read the text differently, or glibc refuses it,
+ * no reading is given. */
+static void texts_with_two_readings_are_refused(void **state)
+{
+	static const char *const refused[] = {
+		"group: files\ngroup: files ldap\n",   /* glibc takes the last */
+		"Group: files ldap\n",                 /* older glibc: case */
+		"group files ldap\n",                  /* no colon */
+		"group: files [SUCCESS=stop] ldap\n",  /* unknown action */
+		"group: files [BUSY=return] ldap\n",   /* unknown status */
+		"group: files [NOTFOUND=return\n",     /* no ']' */
+		"group: files [NOTFOUND return]\n",    /* no '=' */
+	};
+	struct dg_nss_services s;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(refused) / sizeof(*refused); i++)
+		if (read_db(refused[i], "group", &s) != -EINVAL)
+			fail_msg("read: %s", refused[i]);
+}
+
+/* glibc reads every line past a NUL byte: a reading that stopped at it
+ * would miss the group line after it. */
+static void a_nul_byte_is_refused(void **state)
+{
+	static const char text[] = "passwd: files\0\ngroup: files ldap\n";
+	struct dg_nss_services s;
+
+	(void)state;
+	assert_int_equal(dg_nsswitch_services(text, sizeof(text) - 1, "group",
+					      &s),
+			 -EINVAL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(services_in_order_with_glibc_defaults),
+		cmocka_unit_test(actions_and_their_negation),
+		cmocka_unit_test(a_comment_is_read_as_services),
+		cmocka_unit_test(texts_with_two_readings_are_refused),
+		cmocka_unit_test(a_nul_byte_is_refused),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
