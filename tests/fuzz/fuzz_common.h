@@ -233,7 +233,15 @@ fz_check_policy(const struct dg_config *cfg, const struct dg_policy *pol)
 			fz_fail("rule %zu changed its mode", i);
 		if (!r->src->users_given && !r->any_user)
 			fz_fail("rule %zu has no users and is not any_user", i);
-		fz_check_set(&r->user_groups, "user_groups");
+		/* one entry per "%group" of users at most, each with a
+		 * status resolve.c can give */
+		if (r->n_user_groups > r->src->users.n)
+			fz_fail("rule %zu: %zu %%groups from %zu users", i,
+				r->n_user_groups, r->src->users.n);
+		for (size_t k = 0; k < r->n_user_groups; k++)
+			if (r->user_groups[k].status > 1 || !r->user_groups[k].name)
+				fz_fail("rule %zu: %%group %zu has status %d", i,
+					k, r->user_groups[k].status);
 		fz_check_set(&r->named, "named");
 		if (r->named.n > r->src->groups.n)
 			fz_fail("rule %zu: %zu named gids from %zu entries", i,
