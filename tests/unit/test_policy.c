@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "policy.h"
+#include "match.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 #define GIDS(...) ((struct dg_gids){(gid_t[]){__VA_ARGS__}, N(((gid_t[]){__VA_ARGS__}))})
@@ -391,27 +392,21 @@ static struct dg_user alice(void)
 				.member = {.listed = DG_LISTED_WHOLE}};
 }
 
-/* The rule that applies, -1 for none, or -2 when it cannot be decided;
- * a group entry asked for lists nobody, as a directory that answers. */
-static long match(const struct dg_policy *p, const char *service,
-		  struct dg_user *u)
+static struct dg_user_group students_group[] = {{"students", STUDENTS, 1}};
+
+/* dg_policy_match says kind, for rule (and group, where not NULL). */
+static void expect_match(const struct dg_policy *p, const struct dg_user *u,
+			 enum dg_match_kind kind, size_t rule,
+			 const struct dg_user_group *group)
 {
 	struct dg_match m;
 
-	for (;;) {
-		dg_policy_match(p, service, u, &m);
-		if (m.kind != DG_MATCH_ASK_ENTRY)
-			break;
-		assert_int_equal(dg_gids_add(&u->member.entry_silent,
-					     m.group->gid), 0);
-	}
-	dg_gids_free(&u->member.entry_silent);
-	assert_int_not_equal(m.kind, DG_MATCH_ASK_LIST);
-	return m.kind == DG_MATCH_RULE ? (long)m.rule
-	       : m.kind == DG_MATCH_NONE ? -1 : -2;
+	dg_policy_match(p, "su", u, &m);
+	assert_int_equal(m.kind, kind);
+	assert_int_equal(m.rule, rule);
+	if (group)
+		assert_ptr_equal(m.group, group);
 }
-
-static struct dg_user_group students_group[] = {{"students", STUDENTS, 1}};
 
 static void first_matching_rule_decides(void **state)
 {
@@ -505,24 +500,16 @@ static void percent_group_asks_the_list_then_the_entry(void **state)
 	struct dg_rule rules[2];
 	struct dg_policy p = students_then_rest(rules, students_group);
 	struct dg_user u = alice();
-	struct dg_match m;
-
 	(void)state;
 	u.groups = GIDS(USERS, ALICE);
 	u.member.listed = DG_LISTED_NOT_ASKED;
-	dg_policy_match(&p, "su", &u, &m);
-	assert_int_equal(m.kind, DG_MATCH_ASK_LIST);
-	assert_int_equal(m.rule, 0);
+	expect_match(&p, &u, DG_MATCH_ASK_LIST, 0, NULL);
 	/* a whole list without the gid: the entry is still asked (a cold
 	 * cache answers a clean "none" for a user it does not know yet) */
 	u.member.listed = DG_LISTED_WHOLE;
-	dg_policy_match(&p, "su", &u, &m);
-	assert_int_equal(m.kind, DG_MATCH_ASK_ENTRY);
-	assert_ptr_equal(m.group, &students_group[0]);
+	expect_match(&p, &u, DG_MATCH_ASK_ENTRY, 0, &students_group[0]);
 	assert_int_equal(dg_gids_add(&u.member.entry_silent, STUDENTS), 0);
-	dg_policy_match(&p, "su", &u, &m);
-	assert_int_equal(m.kind, DG_MATCH_RULE);
-	assert_int_equal(m.rule, 1);
+	expect_match(&p, &u, DG_MATCH_RULE, 1, NULL);
 	dg_gids_free(&u.member.entry_silent);
 }
 
@@ -531,26 +518,18 @@ static void partial_list_never_moves_a_user_to_a_later_rule(void **state)
 	struct dg_rule rules[2];
 	struct dg_policy p = students_then_rest(rules, students_group);
 	struct dg_user u = alice();
-	struct dg_match m;
-
 	(void)state;
 	u.groups = GIDS(USERS, ALICE);
 	u.member.listed = DG_LISTED_PARTIAL;
 	assert_int_equal(dg_gids_add(&u.member.entry_silent, STUDENTS), 0);
-	dg_policy_match(&p, "su", &u, &m);
-	assert_int_equal(m.kind, DG_MATCH_UNDECIDED);
-	assert_int_equal(m.rule, 0);
-	assert_ptr_equal(m.group, &students_group[0]);
+	expect_match(&p, &u, DG_MATCH_UNDECIDED, 0, &students_group[0]);
 	/* the baseline: the same answers from a whole list */
 	u.member.listed = DG_LISTED_WHOLE;
-	dg_policy_match(&p, "su", &u, &m);
-	assert_int_equal(m.kind, DG_MATCH_RULE);
-	assert_int_equal(m.rule, 1);
+	expect_match(&p, &u, DG_MATCH_RULE, 1, NULL);
 	/* an entry that failed is no answer either */
 	dg_gids_free(&u.member.entry_silent);
 	assert_int_equal(dg_gids_add(&u.member.entry_failed, STUDENTS), 0);
-	dg_policy_match(&p, "su", &u, &m);
-	assert_int_equal(m.kind, DG_MATCH_UNDECIDED);
+	expect_match(&p, &u, DG_MATCH_UNDECIDED, 0, NULL);
 	dg_gids_free(&u.member.entry_failed);
 }
 
@@ -560,23 +539,15 @@ static void a_member_is_a_member_whatever_failed(void **state)
 	struct dg_rule rules[2];
 	struct dg_policy p = students_then_rest(rules, students_group);
 	struct dg_user u = alice();
-	struct dg_match m;
-
 	(void)state;
 	u.member.listed = DG_LISTED_PARTIAL; /* groups has STUDENTS */
-	dg_policy_match(&p, "su", &u, &m);
-	assert_int_equal(m.kind, DG_MATCH_RULE);
-	assert_int_equal(m.rule, 0);
+	expect_match(&p, &u, DG_MATCH_RULE, 0, NULL);
 	u.groups = GIDS(USERS, ALICE);
 	assert_int_equal(dg_gids_add(&u.member.entry_lists, STUDENTS), 0);
-	dg_policy_match(&p, "su", &u, &m);
-	assert_int_equal(m.kind, DG_MATCH_RULE);
-	assert_int_equal(m.rule, 0);
+	expect_match(&p, &u, DG_MATCH_RULE, 0, NULL);
 	dg_gids_free(&u.member.entry_lists);
 	u.primary_gid = STUDENTS;
-	dg_policy_match(&p, "su", &u, &m);
-	assert_int_equal(m.kind, DG_MATCH_RULE);
-	assert_int_equal(m.rule, 0);
+	expect_match(&p, &u, DG_MATCH_RULE, 0, NULL);
 }
 
 /* A "%group" that did not resolve (no such group, not optional; or NSS
@@ -590,28 +561,19 @@ static void unresolved_percent_group_refuses_who_reaches_it(void **state)
 	struct dg_rule rules[2];
 	struct dg_policy p = students_then_rest(rules, missing);
 	struct dg_user u = alice();
-	struct dg_match m;
-
 	(void)state;
 	u.groups = GIDS(USERS, ALICE);
-	dg_policy_match(&p, "su", &u, &m);
-	assert_int_equal(m.kind, DG_MATCH_UNDECIDED);
-	assert_ptr_equal(m.group, &missing[0]);
+	expect_match(&p, &u, DG_MATCH_UNDECIDED, 0, &missing[0]);
 	/* students says yes: the rule applies */
 	rules[0].n_user_groups = 2;
 	u.groups = GIDS(USERS, ALICE, STUDENTS);
-	dg_policy_match(&p, "su", &u, &m);
-	assert_int_equal(m.kind, DG_MATCH_RULE);
-	assert_int_equal(m.rule, 0);
+	expect_match(&p, &u, DG_MATCH_RULE, 0, NULL);
 	rules[0].user_groups = failed;
 	rules[0].n_user_groups = 1;
-	dg_policy_match(&p, "su", &u, &m);
-	assert_int_equal(m.kind, DG_MATCH_UNDECIDED);
+	expect_match(&p, &u, DG_MATCH_UNDECIDED, 0, NULL);
 	/* a rule for another service is never reached: no refusal there */
 	students_src.services = (struct dg_strings){svc_ssh, 2, 2};
-	dg_policy_match(&p, "su", &u, &m);
-	assert_int_equal(m.kind, DG_MATCH_RULE);
-	assert_int_equal(m.rule, 1);
+	expect_match(&p, &u, DG_MATCH_RULE, 1, NULL);
 	students_src.services = (struct dg_strings){svc_any, 1, 1};
 }
 

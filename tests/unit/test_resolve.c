@@ -12,6 +12,7 @@
 
 #include "config.h"
 #include "resolve.h"
+#include "match.h"
 
 /* One made-up NSS answer: found (1, gid), absent (0) or failed (-errno). */
 struct fake {
@@ -288,26 +289,6 @@ static struct dg_user user_alice(void)
 				.primary_gid = 1001,
 				.groups = {groups, 3},
 				.member = {.listed = DG_LISTED_WHOLE}};
-}
-
-/* The rule that applies, -1 for none, or -2 when it cannot be decided;
- * a group entry asked for lists nobody, as a directory that answers. */
-static long match(const struct dg_policy *p, const char *service,
-		  struct dg_user *u)
-{
-	struct dg_match m;
-
-	for (;;) {
-		dg_policy_match(p, service, u, &m);
-		if (m.kind != DG_MATCH_ASK_ENTRY)
-			break;
-		assert_int_equal(dg_gids_add(&u->member.entry_silent,
-					     m.group->gid), 0);
-	}
-	dg_gids_free(&u->member.entry_silent);
-	assert_int_not_equal(m.kind, DG_MATCH_ASK_LIST);
-	return m.kind == DG_MATCH_RULE ? (long)m.rule
-	       : m.kind == DG_MATCH_NONE ? -1 : -2;
 }
 
 static void empty_users_matches_nobody(void **state)
