@@ -431,6 +431,19 @@ static int rule_users(struct parser *p, const config_setting_t *s, void *t)
 	rule->users_line = line_of(s);
 	if (r < 0)
 		return r;
+	/* optional is said of a name: written a second time without it,
+	 * the reader could not tell which was meant */
+	for (size_t i = 0; i < rule->users_optional.n; i++) {
+		size_t seen = 0;
+
+		for (size_t j = 0; j < rule->users.n; j++)
+			seen += strcmp(rule->users.v[j], rule->users_optional.v[i]) == 0;
+		if (seen > 1)
+			parse_error(p, line_of(s),
+				    "\"%s\" is in users of %s more than once, "
+				    "once as optional",
+				    rule->users_optional.v[i], p->where);
+	}
 	if (rule->users.n == 0 && p->diags->n == errors)
 		parse_warning(p, line_of(s),
 			      "\"users\" is empty in %s, so it matches nobody",

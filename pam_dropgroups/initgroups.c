@@ -84,6 +84,12 @@ static int ask_files(const struct dg_user *user, struct list *l,
 	if (r == -ENOMEM)
 		return r;
 	s->status = found.n ? DG_NSS_SUCCESS : DG_NSS_NOTFOUND;
+	if (r == -EBADMSG)
+		return said_failed(s, "/etc/group has a comment line that lists "
+				      "user \"%s\", which glibc's initgroups "
+				      "reads as a group and its other look-ups "
+				      "skip",
+				   user->name);
 	if (r < 0) {
 		s->status = DG_NSS_UNAVAIL; /* nss_files, on a file it cannot read */
 		return said_failed(s, "NSS service \"files\" could not read "

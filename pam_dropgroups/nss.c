@@ -212,8 +212,20 @@ typedef int (*file_entry_fn)(void *entry, void *ctx);
 
 #define FILE_PASS_MAX (256u << 20)
 
+/* The text of the file, before the pass (0 or -errno). */
+typedef int (*file_text_fn)(const char *text, size_t len, void *ctx);
+
+static int file_pass_text(const char *path, int sysconf_key, bool groups,
+			  file_text_fn seen, file_entry_fn found, void *ctx);
+
 static int file_pass(const char *path, int sysconf_key, bool groups,
 		     file_entry_fn found, void *ctx)
+{
+	return file_pass_text(path, sysconf_key, groups, NULL, found, ctx);
+}
+
+static int file_pass_text(const char *path, int sysconf_key, bool groups,
+			  file_text_fn seen, file_entry_fn found, void *ctx)
 {
 	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
 	_cleanup_free_ char *text = NULL;
@@ -233,6 +245,8 @@ static int file_pass(const char *path, int sysconf_key, bool groups,
 	r = dg_read_whole(fd, (size_t)st.st_size, FILE_PASS_MAX, &text, &len);
 	if (r < 0)
 		return r == -ENOMEM ? r : -EIO;
+	if (seen && (r = seen(text, len, ctx)) < 0)
+		return r;
 	if (!len)
 		return 0;
 	if (!(f = fmemopen(text, len, "r")))
@@ -576,12 +590,66 @@ static int member_from_file(void *entry, void *ctx)
 	return 0;
 }
 
+/* Does the group line [p, eol) list user among its members (the field
+ * after the third colon; blanks around a name do not count)? */
+static bool line_lists(const char *p, const char *eol, const char *user)
+{
+	size_t ulen = strlen(user);
+
+	for (int colons = 0; colons < 3; colons++) {
+		const char *c = memchr(p, ':', (size_t)(eol - p));
+
+		if (!c)
+			return false;
+		p = c + 1;
+	}
+	for (;;) {
+		const char *c = memchr(p, ',', (size_t)(eol - p));
+		const char *e = c ? c : eol;
+
+		while (p < e && (*p == ' ' || *p == '\t'))
+			p++;
+		while (e > p && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
+			e--;
+		if ((size_t)(e - p) == ulen && memcmp(p, user, ulen) == 0)
+			return true;
+		if (!c)
+			return false;
+		p = c + 1;
+	}
+}
+
+/* Does a comment line of /etc/group ("#...", after blanks) list the
+ * user?  glibc's nss_files initgroups parses every line, comments
+ * included ("#old:x:6200:alice" is a group "#old" to it), while
+ * fgetgrent_r, and every other look-up, skips them: no one reading can
+ * say what such a line does, so it is not guessed at. */
+static int comment_lists_user(const char *text, size_t len, void *ctx)
+{
+	const struct files_member *fm = ctx;
+	const char *end = text + len;
+
+	for (const char *line = text; line < end;) {
+		const char *eol = memchr(line, '\n', (size_t)(end - line));
+		const char *p = line;
+
+		if (!eol)
+			eol = end;
+		while (p < eol && (*p == ' ' || *p == '\t'))
+			p++;
+		if (p < eol && *p == '#' && line_lists(p, eol, fm->user))
+			return -EBADMSG;
+		line = eol + 1;
+	}
+	return 0;
+}
+
 int dg_nss_files_groups_of(const char *user, gid_t skip, struct dg_gids *out)
 {
 	struct files_member fm = {user, skip, out};
 
-	return file_pass("/etc/group", _SC_GETGR_R_SIZE_MAX, true,
-			 member_from_file, &fm);
+	return file_pass_text("/etc/group", _SC_GETGR_R_SIZE_MAX, true,
+			      comment_lists_user, member_from_file, &fm);
 }
 
 int dg_group_entry_lists(gid_t gid, const char *user)
@@ -596,6 +664,19 @@ int dg_group_entry_lists(gid_t gid, const char *user)
 		if (strcmp(*m, user) == 0)
 			return 1;
 	return 0;
+}
+
+const char *dg_nss_env_tampered(void)
+{
+	/* libnss_sss reads it with getenv(3), in set-user-ID programs too,
+	 * and glibc does not clear it for them: with it set, SSSD's client
+	 * answers a clean "not found" to every look-up */
+	static const char *const unsafe[] = {"_SSS_LOOPS"};
+
+	for (size_t i = 0; i < sizeof(unsafe) / sizeof(*unsafe); i++)
+		if (getenv(unsafe[i]))
+			return unsafe[i];
+	return NULL;
 }
 
 bool dg_nscd_may_answer(void)

@@ -56,7 +56,9 @@ int dg_user_lookup(const char *name, struct dg_user *out);
 
 /* Add to *out (sorted) the gid of every group in /etc/group whose
  * members name user, skip aside: what nss_files answers initgroups.
- * 0, -ENOMEM, or -EIO when the file could not be read whole. */
+ * 0, -ENOMEM, -EIO when the file could not be read whole, or -EBADMSG
+ * when a comment line lists the user (nss_files' initgroups reads it as
+ * a group, where every other reader skips it). */
 int dg_nss_files_groups_of(const char *user, gid_t skip, struct dg_gids *out);
 
 /* Does the entry of group gid (getgrgid_r) list user as a member?  1 or
@@ -68,6 +70,12 @@ int dg_group_entry_lists(gid_t gid, const char *user);
  * uses its default), -EINVAL when it has more than one reading, or
  * another -errno when it could not be read. */
 int dg_nsswitch_read(const char *db, struct dg_nss_services *out);
+
+/* The name of a variable in this process's environment that an NSS
+ * module reads even in a set-user-ID program, and that turns its
+ * answers into "not found" (_SSS_LOOPS); NULL when none is set.  The
+ * user who runs su or sudo chooses that environment. */
+const char *dg_nss_env_tampered(void);
 
 /* Might glibc ask nscd before any backend (its socket is there, or may
  * be)?  Its answers can then differ from the backends'. */

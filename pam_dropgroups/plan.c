@@ -96,10 +96,19 @@ int dg_plan_prepare(const char *path, const char *service,
 		    const char *username, bool want_user_groups,
 		    struct dg_plan *plan, struct dg_diags *diags)
 {
+	const char *tampered;
 	struct dg_match m;
 	int r;
 
 	*plan = (struct dg_plan){0};
+	if ((tampered = dg_nss_env_tampered())) {
+		dg_diags_add(diags, DG_ERROR, NULL, 0,
+			     "the environment sets %s, which makes an NSS "
+			     "module answer \"not found\" to every look-up, so "
+			     "no answer of NSS can be trusted",
+			     tampered);
+		return -EINVAL;
+	}
 	r = dg_policy_load(path, NULL, NULL, false, &plan->config, &plan->policy,
 			   diags);
 	if (r < 0)

@@ -371,6 +371,50 @@ test_restricting_name_that_does_not_resolve_fails_closed() {
 	assert_failed_closed "$POLICY:2: restricting group \"ldap-abusers\" does not exist"
 }
 
+# glibc's nss_files initgroups parses every line of /etc/group, comment
+# lines too: "#contractors:x:6200:alice" gives alice gid 6200 in every
+# session (id(1) lists it), while getgrgid_r and fgetgrent_r skip it.
+# Read the second way, alice would be no member and get the milder rule
+# while her session holds 6200.  Neither reading is guessed: refused.
+test_commented_group_line_listing_the_user_decides_nothing() {
+	sed '/^contractors:/d' /etc/group > "$T/group"
+	printf '%s\n' 'contractors:x:6200:' '#contractors:x:6200:alice' >> "$T/group"
+	cat "$T/group" > /etc/group
+	START=$START,6200
+	contractors_rule
+	[ "$(id -G alice | tr ' ' '\n' | grep -cx 6200)" = 1 ] ||
+		fail "glibc does not give alice 6200 from the comment line"
+	stack session session_err
+	run_pam alice open_session
+	assert_failed_closed 'cannot tell whether user "alice" is in group "contractors" of rule "contractors": /etc/group has a comment line that lists user "alice"'
+	# the baseline: without the comment, she is no member, and glibc agrees
+	sed '/^#contractors:/d' /etc/group > "$T/group"
+	cat "$T/group" > /etc/group
+	[ "$(id -G alice | tr ' ' '\n' | grep -cx 6200)" = 0 ] || fail "alice is in 6200"
+	stack session success
+	log_reset
+	run_pam alice open_session
+	assert_rc 0
+	assert_groups 1001 100 44 46 2003 3000 6200
+	assert_log info 1 'rule "rest"'
+}
+
+# libnss_sss reads _SSS_LOOPS with getenv(3), and glibc does not clear
+# it for set-user-ID programs: whoever runs su can make SSSD answer a
+# clean "not found" to every look-up, an outage that looks like health.
+# The module refuses any session whose environment sets it.
+test_an_environment_that_silences_nss_is_refused() {
+	students_rule
+	stack session success
+	run_pam alice open_session
+	assert_rc 0
+	assert_groups 1001 100 2003
+	stack session session_err
+	log_reset
+	_SSS_LOOPS=NO run_pam alice open_session
+	assert_failed_closed 'the environment sets _SSS_LOOPS, which makes an NSS module answer "not found" to every look-up'
+}
+
 # The same for a "%group" of users: SSSD offline with a cold cache says
 # "not found" for contractors, which exists.  Whoever reaches that rule
 # is refused, not handed the milder rule after it; a user an earlier rule

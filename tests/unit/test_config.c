@@ -338,6 +338,37 @@ static void optional_restricting_entries(void **state)
 		     "\"*\" is not allowed in restricting");
 }
 
+/* A "%group" of users may be written optional; nothing else may, and
+ * not a name written a second time without it. */
+static void optional_percent_group_entries(void **state)
+{
+	struct parsed p;
+
+	(void)state;
+	parse(&p,
+	      HEAD "rules = ( { services = \"s\"; drop = 1;\n"
+	      "  users = ( \"alice\", { name = \"%g\"; optional = true; }, \"%h\" ); } );\n",
+	      DG_MAIN_FILE);
+	assert_false(dg_diags_failed(&p.diags));
+	assert_int_equal(p.cfg.rules.v[0].users.n, 3);
+	assert_string_equal(p.cfg.rules.v[0].users.v[1], "%g");
+	assert_int_equal(p.cfg.rules.v[0].users_optional.n, 1);
+	assert_string_equal(p.cfg.rules.v[0].users_optional.v[0], "%g");
+	done(&p);
+	expect_error(HEAD "rules = ( { services = \"s\"; drop = 1;\n"
+			  "  users = ( { name = \"alice\"; optional = true; } ); } );\n",
+		     4, "only a \"%group\" entry of users can be optional");
+	expect_error(HEAD "rules = ( { services = \"s\"; drop = 1;\n"
+			  "  users = ( { name = \"%\"; optional = true; } ); } );\n",
+		     4, "only a \"%group\" entry of users can be optional");
+	expect_error(HEAD "rules = ( { services = \"s\"; drop = 1;\n"
+			  "  users = ( \"%g\", { name = \"%g\"; optional = true; } ); } );\n",
+		     4, "\"%g\" is in users of rule 1 more than once, once as optional");
+	expect_error(HEAD "rules = ( { services = \"s\"; drop = 1;\n"
+			  "  users = ( { name = \"%g\"; colour = 1; optional = true; } ); } );\n",
+		     4, "unknown key \"colour\" in a users entry");
+}
+
 static void warnings_for_names_that_mislead(void **state)
 {
 	struct parsed p;
@@ -431,6 +462,7 @@ int main(void)
 		cmocka_unit_test(a_file_naming_the_sentinel_still_parses),
 		cmocka_unit_test(numbers_libconfig_would_wrap_are_refused),
 		cmocka_unit_test(optional_restricting_entries),
+		cmocka_unit_test(optional_percent_group_entries),
 		cmocka_unit_test(warnings_for_names_that_mislead),
 		cmocka_unit_test(text_that_does_not_show_as_read_is_refused),
 		cmocka_unit_test(empty_users_warns),
