@@ -234,7 +234,7 @@ bench-audit: all $(B)/logsink
 # bare getgroups+setgroups pair, in one process (tests/bench/pambench.c;
 # as root, in a mount namespace of its own with throwaway /etc files).
 # Its last line: dropgroups_vs_pam_group_ratio: R.  BENCH_CASES="G:R ..."
-# picks cases, BENCH_REPS the repetitions.  See README.md, "Performance".
+# picks cases, BENCH_REPS the repetitions.  See docs/performance.md.
 $(B)/pambench: tests/bench/pambench.c | $(B)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS) -lpam
 

@@ -1,5 +1,5 @@
 /* The programs that start a user's processes, and where a line trims in
- * each: what README.md's tables say, and its tests show, as data. */
+ * each: what docs/ways-back.md and docs/integration.md say, and its tests show, as data. */
 #include "programs.h"
 
 #include <string.h>

@@ -2,7 +2,7 @@
  * context, and what a pam_dropgroups line in each facility of their
  * stack does, given where each calls initgroups(3).  One table
  * (programs.c), read by `dropgroups lint` and `explain`, and written out
- * for people in README.md ("What a dropped group means"), where each row
+ * for people in docs/ways-back.md, where each row
  * names the test that shows it. */
 #ifndef DG_PROGRAMS_H
 #define DG_PROGRAMS_H

@@ -6,7 +6,7 @@
  * /etc/group, /etc/nsswitch.conf are bind-mounted from throwaway files,
  * /etc/pam.d, /etc/security and /run (where the module keeps its
  * compiled policy) are throwaway tmpfs; the host's /etc and /run are
- * never written.  See README.md, "Performance".
+ * never written.  See docs/performance.md.
  *
  *   pambench MODULE.so                 the table (make bench)
  *   pambench MODULE.so G R PEER MODE   one login (make bench-callgrind:

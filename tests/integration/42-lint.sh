@@ -44,7 +44,7 @@ test_lint_reports_each_finding_as_file_line_message() {
 }
 
 # Append each shipped snippet to its program's stack, in a copy of
-# Debian's: as README's table says, line for line.
+# Debian's: as docs/integration.md's table says, line for line.
 install_snippets() {
 	local s
 	for s in login sshd su runuser sudo cron; do

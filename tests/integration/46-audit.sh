@@ -368,7 +368,7 @@ test_audit_exit_status_and_usage() {
 
 # The machine's own /, read-only in the sandbox (its throwaway /etc
 # copies and tmpfs mounts included, /proc, /sys and /dev skipped), with
-# its real sudoers: whatever a stock Debian 12 holds (nothing, README),
+# its real sudoers: whatever a stock Debian 12 holds (nothing, docs/audit.md),
 # the audit must finish without an error and write nothing.  The
 # baseline is a 705 file of our own on a tmpfs in the way: --xdev from /
 # skips it, and the same run without --xdev finds it.

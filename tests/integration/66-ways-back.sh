@@ -1,4 +1,4 @@
-# The ways back in (README: "What a dropped group means"), through the
+# The ways back in (docs/ways-back.md), through the
 # real programs: a member takes a dropped group back with sg or newgrp
 # unless the rule sets no_new_privs; su and sudo to oneself are trimmed
 # again only by their own stacks; a cron job only by an auth line in
