@@ -3,8 +3,10 @@
  * log through pam_syslog.
  *
  * Fail closed: on any error the groups are untouched, one LOG_ERR line says
- * why, and the caller's stack gets PAM_SESSION_ERR or PAM_CRED_ERR (or
- * PAM_SYSTEM_ERR with system_err). */
+ * why, and the caller's stack gets the failure of the call it made:
+ * PAM_SESSION_ERR from open_session, PAM_CRED_ERR from setcred,
+ * PAM_PERM_DENIED from account management, PAM_AUTH_ERR from
+ * authenticate; or PAM_SYSTEM_ERR from any of them with system_err. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdint.h>
