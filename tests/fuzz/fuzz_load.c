@@ -51,6 +51,8 @@
 #include "load.h"
 #include "plan.h"
 
+#include "../config_equal.h"
+
 #define FZ_MAX_FILES 16
 #define FZ_MAX_NAME 48
 #define FZ_MAX_PAD_KIB 1100u
@@ -334,64 +336,15 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static bool same_str(const char *a, const char *b)
-{
-	return a == b || (a && b && strcmp(a, b) == 0);
-}
-
-static bool same_strings(const struct dg_strings *a,
-			 const struct dg_strings *b)
-{
-	if (a->n != b->n)
-		return false;
-	for (size_t i = 0; i < a->n; i++)
-		if (strcmp(a->v[i], b->v[i]) != 0)
-			return false;
-	return true;
-}
-
-static bool same_refs(const struct dg_group_refs *a,
-		      const struct dg_group_refs *b)
-{
-	if (a->n != b->n)
-		return false;
-	for (size_t i = 0; i < a->n; i++) {
-		const struct dg_group_ref *x = &a->v[i], *y = &b->v[i];
-
-		if (!same_str(x->name, y->name) ||
-		    (!x->name && x->gid != y->gid) ||
-		    x->optional != y->optional || !same_str(x->file, y->file) ||
-		    x->line != y->line)
-			return false;
-	}
-	return true;
-}
-
 /* Field by field: what a load from the cache gives is what parsing gave. */
 static void check_same_config(const struct dg_config *a,
 			      const struct dg_config *b)
 {
-	if (!same_strings(&a->files, &b->files) ||
-	    !same_str(a->include_dir, b->include_dir) ||
-	    !same_refs(&a->restricting, &b->restricting) ||
-	    a->rules.n != b->rules.n)
-		fz_fail("the second load's config differs (files, include_dir, "
-			"restricting or the number of rules)");
-	for (size_t i = 0; i < a->rules.n; i++) {
-		const struct dg_rule_src *x = &a->rules.v[i], *y = &b->rules.v[i];
+	char buf[64];
+	const char *diff = dg_test_config_diff(a, b, buf, sizeof(buf));
 
-		if (!same_str(x->name, y->name) || !same_str(x->file, y->file) ||
-		    x->line != y->line ||
-		    !same_strings(&x->services, &y->services) ||
-		    x->users_given != y->users_given ||
-		    !same_strings(&x->users, &y->users) ||
-		    !same_strings(&x->users_optional, &y->users_optional) ||
-		    x->users_line != y->users_line || x->mode != y->mode ||
-		    x->has_drop != y->has_drop || x->has_keep != y->has_keep ||
-		    !same_refs(&x->groups, &y->groups) ||
-		    x->no_new_privs != y->no_new_privs)
-			fz_fail("the second load's rule %zu differs", i);
-	}
+	if (diff)
+		fz_fail("the second load's config differs: %s", diff);
 }
 
 static void check_same_diags(const struct dg_diags *a, const struct dg_diags *b)
@@ -401,7 +354,7 @@ static void check_same_diags(const struct dg_diags *a, const struct dg_diags *b)
 			b->n, a->n);
 	for (size_t i = 0; i < a->n; i++)
 		if (a->v[i].severity != b->v[i].severity ||
-		    !same_str(a->v[i].file, b->v[i].file) ||
+		    !dg_test_same_str(a->v[i].file, b->v[i].file) ||
 		    a->v[i].line != b->v[i].line ||
 		    strcmp(a->v[i].message, b->v[i].message) != 0)
 			fz_fail("diagnostic %zu differs on the second load: "

@@ -15,6 +15,8 @@
 #include "cache.h"
 #include "config.h"
 
+#include "../config_equal.h"
+
 #define PATH "/etc/security/dropgroups.conf"
 #define DROP_IN "/etc/security/dropgroups.d/10-more.conf"
 
@@ -83,59 +85,13 @@ static char *copy(const struct fixture *f, size_t len)
 	return b;
 }
 
-static void same_str(const char *a, const char *b)
-{
-	if (!a || !b)
-		assert_ptr_equal(a, b);
-	else
-		assert_string_equal(a, b);
-}
-
-static void same_strings(const struct dg_strings *a,
-			 const struct dg_strings *b)
-{
-	assert_int_equal(a->n, b->n);
-	for (size_t i = 0; i < a->n; i++)
-		assert_string_equal(a->v[i], b->v[i]);
-}
-
-static void same_refs(const struct dg_group_refs *a,
-		      const struct dg_group_refs *b)
-{
-	assert_int_equal(a->n, b->n);
-	for (size_t i = 0; i < a->n; i++) {
-		same_str(a->v[i].name, b->v[i].name);
-		if (!a->v[i].name)
-			assert_int_equal(a->v[i].gid, b->v[i].gid);
-		assert_int_equal(a->v[i].optional, b->v[i].optional);
-		same_str(a->v[i].file, b->v[i].file);
-		assert_int_equal(a->v[i].line, b->v[i].line);
-	}
-}
-
 static void same_config(const struct dg_config *a, const struct dg_config *b)
 {
-	same_strings(&a->files, &b->files);
-	same_str(a->include_dir, b->include_dir);
-	same_refs(&a->restricting, &b->restricting);
-	assert_int_equal(a->rules.n, b->rules.n);
-	for (size_t i = 0; i < a->rules.n; i++) {
-		const struct dg_rule_src *x = &a->rules.v[i], *y = &b->rules.v[i];
+	char buf[64];
+	const char *diff = dg_test_config_diff(a, b, buf, sizeof(buf));
 
-		same_str(x->name, y->name);
-		same_str(x->file, y->file);
-		assert_int_equal(x->line, y->line);
-		same_strings(&x->services, &y->services);
-		assert_int_equal(x->users_given, y->users_given);
-		same_strings(&x->users, &y->users);
-		same_strings(&x->users_optional, &y->users_optional);
-		assert_int_equal(x->users_line, y->users_line);
-		assert_int_equal(x->mode, y->mode);
-		assert_int_equal(x->has_drop, y->has_drop);
-		assert_int_equal(x->has_keep, y->has_keep);
-		same_refs(&x->groups, &y->groups);
-		assert_int_equal(x->no_new_privs, y->no_new_privs);
-	}
+	if (diff)
+		fail_msg("the config read back differs: %s", diff);
 }
 
 static void a_config_reads_back_field_by_field(void **state)
@@ -160,7 +116,7 @@ static void a_config_reads_back_field_by_field(void **state)
 	assert_int_equal(diags.n, f.diags.n);
 	for (size_t i = 0; i < diags.n; i++) {
 		assert_int_equal(diags.v[i].severity, DG_WARNING);
-		same_str(diags.v[i].file, f.diags.v[i].file);
+		assert_true(dg_test_same_str(diags.v[i].file, f.diags.v[i].file));
 		assert_int_equal(diags.v[i].line, f.diags.v[i].line);
 		assert_string_equal(diags.v[i].message, f.diags.v[i].message);
 	}
