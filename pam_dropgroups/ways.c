@@ -606,9 +606,15 @@ static int way_through(struct dg_plan *plan, const struct dg_program *p,
 
 	if (dg_plan_match(&plan->policy, p->service, &plan->user, &m) < 0)
 		return -ENOMEM;
-	/* undecided: the module refuses that login, so no way through */
+	/* Undecided: the module refuses that login now, but NSS decides
+	 * which rule applies once it answers again, and that rule may keep
+	 * the group: never called closed. */
 	if (m.kind == DG_MATCH_UNDECIDED)
-		return 0;
+		return add_way(out, "%s: which rule applies to user \"%s\" "
+				    "cannot be told now (NSS cannot say whether "
+				    "they are in group \"%s\"), so it is counted "
+				    "as open",
+			       p->name, user, m.group->name);
 	if (m.kind == DG_MATCH_NONE)
 		return add_way(out, "%s: no rule matches service \"%s\" and "
 				    "user \"%s\"",

@@ -166,6 +166,32 @@ test_explain_names_the_ways_back_that_stay_open() {
 		fail "explain lists more than atd"
 }
 
+# A way back whose rule NSS cannot decide now (a %group that does not
+# resolve: the module refuses that login today) is not called closed:
+# once the directory answers, its rule may keep the group.
+test_explain_counts_an_undecided_way_back_as_open() {
+	module_by_name
+	install_snippets
+	policy <<-'EOF'
+	version = 1;
+	restricting = ( "games-abusers" );
+	rules = ( { services = [ "sshd" ]; drop = [ "audio" ]; no_new_privs = true; },
+	          { services = "*"; users = "%no-such-contractors"; drop = [ "audio" ]; no_new_privs = true; },
+	          { services = "*"; drop = [ "audio" ]; no_new_privs = true; } );
+	EOF
+	cli explain sshd alice
+	assert_exit 0
+	assert_in out '^  cron \(a crontab job\): which rule applies to user "alice" cannot be told now \(NSS cannot say whether they are in group "no-such-contractors"\), so it is counted as open$'
+	# the baseline: with the group known, cron's rule trims, and only
+	# at stays open
+	echo 'no-such-contractors:x:6300:' >> /etc/group
+	cli explain sshd alice
+	assert_exit 0
+	! grep -q '^  cron' "$T/out" || fail "cron trims, yet explain calls it open"
+	[ "$(sed -n '/^ways back in/,$p' "$T/out" | grep -c '^  ')" -eq 1 ] ||
+		fail "explain lists more than atd"
+}
+
 test_lint_never_prints_what_an_included_file_holds() {
 	# libpam follows an absolute @include anywhere; a --pam-dir that
 	# someone else writes must not make root's lint show /etc/shadow.
