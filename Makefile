@@ -36,121 +36,80 @@ LDFLAGS      ?=
 ALL_LDFLAGS  := -Wl,-z,relro -Wl,-z,now -Wl,--as-needed $(LDFLAGS)
 
 SRC          := pam_dropgroups
-CORE         := util diag args scan config cache policy resolve nsswitch nss initgroups load idmap kernel plan apply
-# The CLI's alone: reading PAM stacks (pamstack, pamread) and the ways
-# back in they leave open (programs, ways), for lint and explain.
-CLI_CORE     := pamstack pamread programs ways
-# The module is a shared object (-fPIC); the CLI a PIE, built from its
-# own objects (-fPIE) in $(B)/pie.
-CORE_OBJS    := $(CORE:%=$(B)/%.o)
-CLI_OBJS     := $(CLI_CORE:%=$(B)/%.o)
-# audit (dropgroups audit) is the CLI's alone too, and only it links
-# libacl and pthreads: the module never does.
-AUDIT        := audit sudoers
-PIE_OBJS     := $(CORE:%=$(B)/pie/%.o) $(CLI_CORE:%=$(B)/pie/%.o) \
-		$(AUDIT:%=$(B)/pie/%.o) $(B)/pie/cli.o
-UNIT_TESTS   := test_policy test_config test_cache test_resolve test_idmap test_property \
-		test_pamstack test_ways test_nsswitch
-TEST_HELPERS  = $(B)/logsink $(B)/pambench $(B)/libnss_dgfault.so.2 $(B)/allocfail \
-		$(B)/pam_cycles $(B)/service_switch $(B)/two_sessions \
-		$(B)/pam_dropgroups-unpinned.so $(B)/nssprobe $(STRESS_HELPERS)
+# One folder of pam_dropgroups/ per link unit; every file of a folder
+# goes into the same binaries (HACKING.md, "Where the code lives"):
+#   lib/     the core: policy, cache, NSS, the decision, setgroups.
+#            Linked into the module and the CLI alike.
+#   module/  the PAM entry points.  lib/ + module/ = pam_dropgroups.so,
+#            the only code that runs inside a login.
+#   lint/    reading PAM stacks and the ways back in (lint, explain).
+#   audit/   dropgroups audit; the only code that links libacl and
+#            pthreads.
+#   cli/     the dropgroups command: lib/ + lint/ + audit/ + cli/.
+# Each unit sees only the headers of the units it links with (INC_*),
+# so that lib/ cannot come to depend on the CLI's code.  -iquote, not -I:
+# lib/nss.h must not hide <nss.h> from the code that includes it.
+srcs_of       = $(sort $(wildcard $(SRC)/$(1)/*.c))
+LIB_SRCS     := $(call srcs_of,lib)
+MODULE_SRCS  := $(call srcs_of,module)
+LINT_SRCS    := $(call srcs_of,lint)
+AUDIT_SRCS   := $(call srcs_of,audit)
+CLI_SRCS     := $(call srcs_of,cli)
+INC_lib      := -iquote $(SRC)/lib
+INC_module   := $(INC_lib)
+INC_lint     := $(INC_lib) -iquote $(SRC)/lint
+INC_audit    := $(INC_lib) -iquote $(SRC)/audit
+INC_cli      := $(INC_lint) -iquote $(SRC)/audit
+# The module is a shared object (-fPIC) from $(B)/lib and $(B)/module;
+# the CLI a PIE, built from its own objects (-fPIE) in $(B)/pie.
+obj_of        = $(patsubst $(SRC)/%.c,$(B)/%.o,$(1))
+pie_of        = $(patsubst $(SRC)/%.c,$(B)/pie/%.o,$(1))
+LIB_OBJS     := $(call obj_of,$(LIB_SRCS))
+MODULE_OBJS  := $(call obj_of,$(MODULE_SRCS))
+LINT_OBJS    := $(call obj_of,$(LINT_SRCS))
+AUDIT_OBJS   := $(call obj_of,$(AUDIT_SRCS))
+MODULE_MAP   := $(SRC)/module/module.map
+PIE_OBJS     := $(call pie_of,$(LIB_SRCS) $(LINT_SRCS) $(AUDIT_SRCS) $(CLI_SRCS))
 
 all: $(B)/pam_dropgroups.so $(B)/dropgroups
 
-$(B) $(B)/pie:
+$(B):
 	mkdir -p $@
 
-# The compiled policy cache (cache.c) is keyed on this build of the
+# The compiled policy cache (lib/cache.c) is keyed on this build of the
 # parser: a digest of every source file, so that a cache written by one
 # build is a miss for any other.
-$(B)/parser-id.h: $(sort $(wildcard $(SRC)/*.c $(SRC)/*.h)) | $(B)
+$(B)/parser-id.h: $(sort $(wildcard $(SRC)/*/*.c $(SRC)/*/*.h)) | $(B)
 	printf '#define DG_PARSER_ID "%s-%s"\n' '$(VERSION)' \
 		"$$(cat $^ | sha256sum | cut -c1-32)" > $@.tmp
 	mv $@.tmp $@
 
-$(B)/cache.o $(B)/pie/cache.o: $(B)/parser-id.h
+$(B)/lib/cache.o $(B)/pie/lib/cache.o: $(B)/parser-id.h
 
-$(B)/%.o: $(SRC)/%.c | $(B)
-	$(CC) $(ALL_CFLAGS) $(DEP_CFLAGS) -fPIC -c -o $@ $<
+# $(B)/UNIT/FILE.o from $(SRC)/UNIT/FILE.c, with UNIT's include path.
+unit_of       = $(firstword $(subst /, ,$(1)))
 
-$(B)/pie/%.o: $(SRC)/%.c | $(B)/pie
-	$(CC) $(ALL_CFLAGS) $(DEP_CFLAGS) -fPIE -c -o $@ $<
+$(B)/%.o: $(SRC)/%.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(INC_$(call unit_of,$*)) $(DEP_CFLAGS) -fPIC -c -o $@ $<
 
--include $(wildcard $(B)/*.d $(B)/pie/*.d)
+$(B)/pie/%.o: $(SRC)/%.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(INC_$(call unit_of,$*)) $(DEP_CFLAGS) -fPIE -c -o $@ $<
 
-$(B)/pam_dropgroups.so: $(CORE_OBJS) $(B)/pam_dropgroups.o $(SRC)/module.map
-	$(CC) -shared -o $@ $(CORE_OBJS) $(B)/pam_dropgroups.o \
-		-Wl,--version-script=$(SRC)/module.map -Wl,-z,defs \
-		-Wl,-z,nodelete \
+-include $(wildcard $(B)/*/*.d $(B)/pie/*/*.d)
+
+MODULE_LINK   = -shared -Wl,--version-script=$(MODULE_MAP) -Wl,-z,defs
+
+$(B)/pam_dropgroups.so: $(LIB_OBJS) $(MODULE_OBJS) $(MODULE_MAP)
+	$(CC) $(MODULE_LINK) -Wl,-z,nodelete -o $@ $(LIB_OBJS) $(MODULE_OBJS) \
 		$(ALL_LDFLAGS) $(PKG_LIBS)
 
 $(B)/dropgroups: $(PIE_OBJS)
 	$(CC) -pie -pthread -o $@ $^ $(ALL_LDFLAGS) $(PKG_LIBS) -lacl
 
-$(B)/test_%: tests/unit/test_%.c $(CORE_OBJS) $(CLI_OBJS) | $(B)
-	$(CC) $(ALL_CFLAGS) -Wno-write-strings -Wno-discarded-qualifiers \
-		-I$(SRC) -o $@ $< $(CORE_OBJS) $(CLI_OBJS) $(ALL_LDFLAGS) \
-		$(PKG_LIBS) $(shell pkg-config --libs cmocka)
-
-$(B)/logsink: tests/logsink.c | $(B)
-	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS)
-
-# -rdynamic: its ALLOCFAIL_TRACE backtraces name the driver's functions.
-$(B)/allocfail: tests/faults/allocfail.c | $(B)
-	$(CC) $(ALL_CFLAGS) -rdynamic -o $@ $< $(ALL_LDFLAGS) -lpam -ldl
-
-$(B)/pam_cycles: tests/stress/pam_cycles.c | $(B)
-	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS) -lpam
-
-$(B)/service_switch: tests/faults/service_switch.c | $(B)
-	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS) -lpam
-
-$(B)/two_sessions: tests/stress/two_sessions.c | $(B)
-	$(CC) $(ALL_CFLAGS) -pthread -o $@ $< $(ALL_LDFLAGS) -lpam
-
-# The module as it would be without -z nodelete: the baseline of
-# tests/integration/28-process-edges.sh, which shows why it needs it.
-$(B)/pam_dropgroups-unpinned.so: $(CORE_OBJS) $(B)/pam_dropgroups.o $(SRC)/module.map
-	$(CC) -shared -o $@ $(CORE_OBJS) $(B)/pam_dropgroups.o \
-		-Wl,--version-script=$(SRC)/module.map -Wl,-z,defs \
-		$(ALL_LDFLAGS) $(PKG_LIBS)
-
-# An NSS module that the sandbox puts after "files" (tests/nss/dgfault.c).
-$(B)/libnss_dgfault.so.2: tests/nss/dgfault.c | $(B)
-	$(CC) $(ALL_CFLAGS) -fPIC -shared -Wl,-soname,libnss_dgfault.so.2 -o $@ $< \
-		$(ALL_LDFLAGS)
-
-# The stress tests' module copies (tests/integration/95-stress.sh): built
-# from the same sources with clang's ThreadSanitizer, and with a planted
-# leak or race (tests/stress/*_canary.c) that the detectors must catch.
-STRESS_SRCS  := $(CORE:%=$(SRC)/%.c) $(SRC)/pam_dropgroups.c
-STRESS_CC     = $(1) -std=gnu11 -D_GNU_SOURCE -O1 -g -fPIC -shared \
-		-I$(B) $(PKG_CFLAGS) -Wl,--version-script=$(SRC)/module.map \
-		-o $@ $(STRESS_SRCS) $(2) $(PKG_LIBS)
-STRESS_HELPERS := $(B)/stress/pam_dropgroups.so $(B)/stress/pam_threads \
-		$(B)/stress/leaky.so $(B)/stress/racy.so
-
-$(B)/stress:
-	mkdir -p $@
-
-# (named pam_dropgroups.so: pam_syslog tags its lines with the file name)
-$(B)/stress/pam_dropgroups.so: $(STRESS_SRCS) $(B)/parser-id.h $(wildcard $(SRC)/*.h) | $(B)/stress
-	$(call STRESS_CC,clang -fsanitize=thread)
-
-$(B)/stress/racy.so: $(STRESS_SRCS) $(B)/parser-id.h tests/stress/race_canary.c tests/stress/canary.h | $(B)/stress
-	$(call STRESS_CC,clang -fsanitize=thread,tests/stress/race_canary.c -Wl$(comma)--wrap=dg_plan_prepare)
-
-$(B)/stress/leaky.so: $(STRESS_SRCS) $(B)/parser-id.h tests/stress/leak_canary.c tests/stress/canary.h | $(B)/stress
-	$(call STRESS_CC,$(CC),tests/stress/leak_canary.c -Wl$(comma)--wrap=dg_plan_prepare)
-
-$(B)/stress/pam_threads: tests/stress/pam_threads.c | $(B)/stress
-	clang -O1 -g -fsanitize=thread -Wall -Wextra -Werror -o $@ $< -lpam
-
-comma := ,
-
-# What each NSS look-up answers through a directory, and how long it takes.
-$(B)/nssprobe: tests/nss/nssprobe.c | $(B)
-	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS)
+# The unit tests, the test helpers, the stress and bench programs.
+include tests/tests.mk
 
 deps:
 	tests/install-deps.sh
@@ -217,7 +176,7 @@ BENCH_DAEMONS ?= sss nslcd
 bench-directory: all $(B)/logsink $(B)/nssprobe
 	BENCH_RUNS=$(BENCH_RUNS) BENCH_DAEMONS="$(BENCH_DAEMONS)" \
 		unshare --mount --net --pid --fork --mount-proc -- \
-		bash tests/sandbox.sh tests/bench/directory.sh bench_directory
+		bash tests/lib/sandbox.sh tests/bench/directory.sh bench_directory
 
 # dropgroups audit against find -printf '%m %G' on a tree of 1,000,000
 # files in the sandbox's tmpfs, side by side in one run
@@ -228,16 +187,13 @@ BENCH_AUDIT_RUNS ?= 5
 bench-audit: all $(B)/logsink
 	BENCH_RUNS=$(BENCH_AUDIT_RUNS) BENCH_FILES=$(BENCH_FILES) \
 		unshare --mount --net --pid --fork --mount-proc -- \
-		bash tests/sandbox.sh tests/bench/audit.sh bench_audit
+		bash tests/lib/sandbox.sh tests/bench/audit.sh bench_audit
 
 # One login through pam_dropgroups against pam_permit, pam_group and the
 # bare getgroups+setgroups pair, in one process (tests/bench/pambench.c;
 # as root, in a mount namespace of its own with throwaway /etc files).
 # Its last line: dropgroups_vs_pam_group_ratio: R.  BENCH_CASES="G:R ..."
 # picks cases, BENCH_REPS the repetitions.  See docs/performance.md.
-$(B)/pambench: tests/bench/pambench.c | $(B)
-	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS) -lpam
-
 bench: all $(B)/pambench
 	BENCH_CLI=$(CURDIR)/$(B)/dropgroups $(B)/pambench $(CURDIR)/$(B)/pam_dropgroups.so
 

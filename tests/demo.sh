@@ -12,7 +12,7 @@ if [ "${1:-}" != --inside ]; then
 	exec unshare --mount --net --pid --fork --mount-proc -- "$0" --inside
 fi
 
-. "$TOP/tests/lib.sh"
+. "$TOP/tests/lib/lib.sh"
 sandbox_setup
 
 say() { printf '\n\033[1m== %s\033[0m\n' "$*"; }

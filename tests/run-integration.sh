@@ -62,7 +62,7 @@ for file in "$TOP"/tests/integration/*.sh; do
 	for t in $(tests_of "$file" | grep -E -- "$filter"); do
 		log=$logdir/$t.log
 		timeout "${DG_TEST_TIMEOUT:-240}" unshare --mount --net --pid --fork --mount-proc -- \
-			bash "$TOP/tests/sandbox.sh" "$file" "$t" > "$log" 2>&1
+			bash "$TOP/tests/lib/sandbox.sh" "$file" "$t" > "$log" 2>&1
 		result $? "$t" "$log"
 	done
 done

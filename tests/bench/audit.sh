@@ -3,7 +3,7 @@
 #
 #   make bench-audit [BENCH_AUDIT_RUNS=N] [BENCH_FILES=N]
 #
-# Runs in the test sandbox (tests/sandbox.sh: a private mount namespace),
+# Runs in the test sandbox (tests/lib/sandbox.sh: a private mount namespace),
 # the tree in its private tmpfs.  The tree: 100 directories of 100
 # directories of files (plus a few 705 files and ACLs, so that the audit
 # has something to report).  Then BENCH_RUNS interleaved rounds, each

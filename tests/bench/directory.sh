@@ -1,9 +1,9 @@
 # tests/bench/directory.sh: what the module adds to one login of a user in
-# 2,000 directory groups (tests/directory.sh's bigdave), warm cache.
+# 2,000 directory groups (tests/lib/directory.sh's bigdave), warm cache.
 #
 #   make bench-directory [BENCH_RUNS=N] [BENCH_DAEMONS="sss nslcd"]
 #
-# Runs in the test sandbox (tests/sandbox.sh: private mount, network and
+# Runs in the test sandbox (tests/lib/sandbox.sh: private mount, network and
 # pid namespaces, throwaway /etc files), never on the host's stacks.  For
 # each NSS daemon: slapd and the daemon, one warm-up login of each kind
 # (through SSSD that fills its cache; the module's result is checked
@@ -18,7 +18,7 @@
 # the same login without the module, and the ratio.  The setup of each
 # kind (its stack and policy) is written before its timing starts.
 
-. "$TOP/tests/directory.sh"
+. "$TOP/tests/lib/directory.sh"
 
 BENCH_RUNS=${BENCH_RUNS:-9}
 
@@ -130,7 +130,7 @@ in_bigdave_groups() {
 	# shellcheck disable=SC2016
 	T=$T BENCH_KINDS=$BENCH_KINDS BENCH_RUNS=$BENCH_RUNS \
 		setpriv --groups "$START" bash -euo pipefail -c \
-		'. "$1/tests/lib.sh"; . "$1/tests/bench/directory.sh"; bench_rounds "$2"' \
+		'. "$1/tests/lib/lib.sh"; . "$1/tests/bench/directory.sh"; bench_rounds "$2"' \
 		bench "$TOP" "$1"
 }
 

@@ -2,7 +2,7 @@
 #
 #   include tests/fuzz/fuzz.mk
 #
-# It uses the top Makefile's B, SRC and CORE, and defines only FUZZ_*
+# It uses the top Makefile's B, SRC, LIB_SRCS and INC_lib, and defines only FUZZ_*
 # variables and fuzz* targets:
 #
 #   make fuzz-build      build/fuzz/fuzz_{config,load,explain}, the core
@@ -41,7 +41,7 @@ FUZZ_DIR      := tests/fuzz
 FUZZ_B        := $(B)/fuzz
 FUZZ_TARGETS  := fuzz_config fuzz_load fuzz_explain
 FUZZ_BINS     := $(FUZZ_TARGETS:%=$(FUZZ_B)/%)
-FUZZ_CORE_OBJS := $(CORE:%=$(FUZZ_B)/%.o)
+FUZZ_CORE_OBJS := $(patsubst $(SRC)/lib/%.c,$(FUZZ_B)/%.o,$(LIB_SRCS))
 FUZZ_DICT     := $(FUZZ_DIR)/policy.dict
 
 FUZZ_SAN      := -fsanitize=address,undefined -fno-sanitize-recover=all \
@@ -72,13 +72,13 @@ $(FUZZ_B):
 # The core as the fuzzers see it: instrumented for coverage and the
 # sanitizers.  Warnings stay warnings here (gcc -Werror guards the real
 # build); the fuzz targets themselves are -Werror.
-$(FUZZ_CORE_OBJS): $(FUZZ_B)/%.o: $(SRC)/%.c $(wildcard $(SRC)/*.h) $(B)/parser-id.h | $(FUZZ_B)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -Wall -Wextra -Wno-unused-parameter \
+$(FUZZ_CORE_OBJS): $(FUZZ_B)/%.o: $(SRC)/lib/%.c $(wildcard $(SRC)/lib/*.h) $(B)/parser-id.h | $(FUZZ_B)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(INC_lib) -Wall -Wextra -Wno-unused-parameter \
 		-fsanitize=fuzzer-no-link -c -o $@ $<
 
 $(FUZZ_BINS): $(FUZZ_B)/%: $(FUZZ_DIR)/%.c $(FUZZ_DIR)/fuzz_common.h \
 		$(FUZZ_CORE_OBJS) | $(FUZZ_B)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -Wall -Wextra -Werror -I$(SRC) \
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -Wall -Wextra -Werror $(INC_lib) -iquote tests/lib \
 		-fsanitize=fuzzer -o $@ $< $(FUZZ_CORE_OBJS) $(FUZZ_LIBS)
 
 fuzz: $(FUZZ_TARGETS:%=fuzz-run-%)

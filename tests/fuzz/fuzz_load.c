@@ -51,7 +51,7 @@
 #include "load.h"
 #include "plan.h"
 
-#include "../config_equal.h"
+#include "config_equal.h"
 
 #define FZ_MAX_FILES 16
 #define FZ_MAX_NAME 48

@@ -9,8 +9,9 @@
 # an empty tests/integration for the test to fill.
 harness_tree() {
 	H=$T/tree
-	mkdir -p "$H/tests/integration"
-	cp "$TOP/tests/run-integration.sh" "$TOP/tests/lib.sh" "$TOP/tests/sandbox.sh" "$H/tests/"
+	mkdir -p "$H/tests/integration" "$H/tests/lib"
+	cp "$TOP/tests/run-integration.sh" "$H/tests/"
+	cp "$TOP/tests/lib/lib.sh" "$TOP/tests/lib/sandbox.sh" "$H/tests/lib/"
 	printf '%s\n' 'test_one() { :; }' 'test_two() { :; }' \
 		> "$H/tests/integration/10-good.sh"
 }

@@ -4,7 +4,7 @@
 # sandbox's copy of /etc/pam.d, and /usr/lib/pam.d) with and without the
 # pam-auth-update profile, and on the shipped snippets.
 
-. "$TOP/tests/profile.sh"
+. "$TOP/tests/lib/profile.sh"
 
 # cli ARG...: dropgroups ARG..., through capture (lib.sh).
 cli() {

@@ -4,7 +4,7 @@
 # runs, the groups are trimmed, lint finds nothing), then with it (libpam
 # keeps every group, or fails; lint reports the line).
 
-. "$TOP/tests/profile.sh"
+. "$TOP/tests/lib/profile.sh"
 
 # dgtest TEXT: /etc/pam.d/dgtest, pam_exec's recorder of the groups first.
 dgtest() {

@@ -4,7 +4,7 @@
 # test also shows the attack working when the group really is gone
 # (setpriv --groups without it), so it can fail.
 
-. "$TOP/tests/sshd.sh"
+. "$TOP/tests/lib/sshd.sh"
 
 # Alice's groups, minus games-abusers: what an attacker would want.
 WITHOUT_ABUSERS=1001,100,29,44,46,3000

@@ -94,7 +94,7 @@ setuid_doors() {
 	as_alice "$GROUPS_NOW; grep ^NoNewPrivs: /proc/self/status
 		sg audio -c 'echo sg: ok' 2>&1
 		echo true | newgrp video 2>&1 && echo newgrp: ok
-		python3 $TOP/tests/pty-password.py test su alice -c 'echo su: ok' 2>&1
+		python3 $TOP/tests/lib/pty-password.py test su alice -c 'echo su: ok' 2>&1
 		sudo -n -u alice echo sudo: ok 2>&1
 		echo true | at now 2>&1 && echo at: ok
 		echo '@reboot true' | crontab - 2>&1 && echo crontab: ok"
@@ -121,11 +121,11 @@ test_no_new_privs_shuts_every_set_user_id_door() {
 
 test_su_to_oneself_is_trimmed_again_only_by_su_s_stack() {
 	ways_policy
-	as_alice "$GROUPS_NOW; python3 $TOP/tests/pty-password.py test su alice -c '$GROUPS_NOW'"
+	as_alice "$GROUPS_NOW; python3 $TOP/tests/lib/pty-password.py test su alice -c '$GROUPS_NOW'"
 	assert_groups_line 1 $TRIMMED
 	assert_groups_line 2 $ALL # su's stack without the line: every group
 	use_snippet su
-	as_alice "python3 $TOP/tests/pty-password.py test su alice -c '$GROUPS_NOW'"
+	as_alice "python3 $TOP/tests/lib/pty-password.py test su alice -c '$GROUPS_NOW'"
 	assert_groups_line 1 $TRIMMED
 }
 
@@ -266,7 +266,7 @@ test_systemd_user_stack_is_trimmed_by_its_session_line_through_pamtester() {
 	assert_log err 1 "$POLICY:1: unknown key \"bogus\""
 }
 
-. "$TOP/tests/profile.sh"
+. "$TOP/tests/lib/profile.sh"
 
 test_systemd_user_stack_is_trimmed_by_the_pam_auth_update_profile() {
 	skip_under_sanitizers "make install builds its own objects"

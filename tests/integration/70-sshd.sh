@@ -1,9 +1,9 @@
 # A real OpenSSH sshd on 127.0.0.1 in the test's own network namespace,
 # the real ssh client, public-key login, and the host's own sshd PAM
 # stack (a throwaway copy) with conf/pam.d/sshd appended as shipped.
-# sshd_start and ssh_alice are in tests/sshd.sh.
+# sshd_start and ssh_alice are in tests/lib/sshd.sh.
 
-. "$TOP/tests/sshd.sh"
+. "$TOP/tests/lib/sshd.sh"
 
 
 test_sshd_exec_path_trims_the_remote_command_s_groups() {

@@ -1,6 +1,6 @@
 # Groups from a real directory: slapd in the test's sandbox, read through
 # nslcd (libnss-ldapd) and through SSSD (id_provider = ldap), with
-# nsswitch "files" first (tests/directory.sh).  Each case runs once per
+# nsswitch "files" first (tests/lib/directory.sh).  Each case runs once per
 # NSS daemon, each shows its baseline (the same stack without the module
 # keeps every group), and each can fail.  Outages: 73-directory-outages.sh.
 #
@@ -8,7 +8,7 @@
 # ldap-staff 6100, ldap-audio 6101, ldap-video 6102; bigdave (5002) in
 # ldap-abusers, ldap-staff and 2,000 groups big7000..big8999.
 
-. "$TOP/tests/directory.sh"
+. "$TOP/tests/lib/directory.sh"
 
 dir_policy() {
 	policy <<-'EOF'

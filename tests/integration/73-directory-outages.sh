@@ -1,7 +1,7 @@
 # The directory goes away during a login: slapd killed (connection
 # refused), slapd stopped with SIGSTOP (a hung server), the NSS daemon
 # not running; once through nslcd and once through SSSD, with a cold and a
-# warm cache (tests/directory.sh sets the daemons up).
+# warm cache (tests/lib/directory.sh sets the daemons up).
 #
 # Every case first shows its baseline while slapd answers (the module
 # trims, the stack without it keeps every group), then the same logins
@@ -24,7 +24,7 @@
 # looks everything up successfully first, and the outage right after is
 # refused all the same.
 
-. "$TOP/tests/directory.sh"
+. "$TOP/tests/lib/directory.sh"
 
 # Seconds an outage login may take before the test calls it hung.
 OUTAGE_BOUND=45

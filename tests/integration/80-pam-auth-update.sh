@@ -2,8 +2,8 @@
 # copies of /etc/pam.d, /usr/share/pam-configs and /var/lib/pam: the
 # resulting common-* stacks make su, sudo and sshd trim.
 
-. "$TOP/tests/sshd.sh"
-. "$TOP/tests/profile.sh"
+. "$TOP/tests/lib/sshd.sh"
+. "$TOP/tests/lib/profile.sh"
 
 enable_profile() {
 	enable_dropgroups_profile

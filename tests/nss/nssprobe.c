@@ -1,6 +1,6 @@
 /*
  * nssprobe: what the NSS look-ups that pam_dropgroups makes answer, and
- * how long they take, for the directory tests (tests/directory.sh) and
+ * how long they take, for the directory tests (tests/lib/directory.sh) and
  * the outage experiments.
  *
  *   nssprobe OP ARG [OP ARG]...

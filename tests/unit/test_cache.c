@@ -15,7 +15,7 @@
 #include "cache.h"
 #include "config.h"
 
-#include "../config_equal.h"
+#include "config_equal.h"
 
 #define PATH "/etc/security/dropgroups.conf"
 #define DROP_IN "/etc/security/dropgroups.d/10-more.conf"

@@ -1,13 +1,13 @@
-# tests/lib.sh: the sandbox and the helpers every integration test uses.
+# tests/lib/lib.sh: the sandbox and the helpers every integration test uses.
 #
-# Sourced by tests/sandbox.sh, which runs inside
+# Sourced by tests/lib/sandbox.sh, which runs inside
 #   unshare --mount --net --pid --fork --mount-proc
 # so every mount below is private to one test and vanishes with it.  The
 # host's /etc is never written: /etc/passwd, /etc/group, /etc/shadow and
 # /etc/nsswitch.conf are bind-mounted from throwaway files, and /etc/pam.d
 # and /etc/security from throwaway copies of the host's, which tests edit.
 
-TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 BUILD=${BUILD:-$TOP/build}
 MODULE=$BUILD/pam_dropgroups.so
 DG=$BUILD/dropgroups
@@ -137,7 +137,7 @@ sandbox_var() {
 
 # at_exit CMD: run CMD (one string, eval'd) when the test ends, passed or
 # failed: the last registered first, then the sandbox's own clean-up.
-# For daemons a test starts (tests/directory.sh): the pid namespace ends
+# For daemons a test starts (tests/lib/directory.sh): the pid namespace ends
 # them with the test anyway, but in order, and where the log shows it.
 AT_EXIT=()
 at_exit() {

@@ -1,4 +1,4 @@
-# tests/directory.sh: a real directory for the tests that need one
+# tests/lib/directory.sh: a real directory for the tests that need one
 # (sourced after lib.sh, inside the test's sandbox).
 #
 # Everything lives in the test's private mount, network and pid

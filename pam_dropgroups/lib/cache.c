@@ -125,21 +125,21 @@ static void put_strings(struct out *o, const struct dg_strings *s)
 }
 
 /* Every field of the written policy is encoded below, and compared by
- * the tests' one comparison (tests/config_equal.h).  A field added to
+ * the tests' one comparison (tests/lib/config_equal.h).  A field added to
  * one of these structs changes its size and stops the build here until
  * it is encoded, decoded and compared too; then update the size.  (LP64
  * only: the sizes are those of x86_64 and its kin.) */
 #if __SIZEOF_POINTER__ == 8 && __SIZEOF_LONG__ == 8
 _Static_assert(sizeof(struct dg_rule_src) == 152,
 	       "struct dg_rule_src changed: encode the new field in put_rule "
-	       "and get_rule, compare it in tests/config_equal.h");
+	       "and get_rule, compare it in tests/lib/config_equal.h");
 _Static_assert(sizeof(struct dg_group_ref) == 32,
 	       "struct dg_group_ref changed: encode the new field in put_refs "
-	       "and get_refs, compare it in tests/config_equal.h");
+	       "and get_refs, compare it in tests/lib/config_equal.h");
 _Static_assert(sizeof(struct dg_config) == 88,
 	       "struct dg_config changed: encode the new field in "
 	       "dg_cache_encode and decode it, compare it in "
-	       "tests/config_equal.h");
+	       "tests/lib/config_equal.h");
 #endif
 
 static void put_refs(struct out *o, const struct dg_config *cfg,

@@ -1,4 +1,4 @@
-# tests/sshd.sh: a real sshd for the tests that need one (sourced).
+# tests/lib/sshd.sh: a real sshd for the tests that need one (sourced).
 # It listens on 127.0.0.1:22 inside the test's own network namespace,
 # with a throwaway /etc/ssh, a fresh host key, and a key for alice.
 

@@ -1,4 +1,4 @@
-# tests/profile.sh: make install, then pam-auth-update --enable
+# tests/lib/profile.sh: make install, then pam-auth-update --enable
 # dropgroups, on throwaway copies of /etc/pam.d (the sandbox's),
 # /usr/share/pam-configs and /var/lib/pam (sourced).
 

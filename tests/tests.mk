@@ -1,0 +1,86 @@
+# The test programs: unit tests, the helpers the integration tests run,
+# the stress tests' module copies and the bench driver.  Included by the
+# top Makefile, whose B, SRC, *_OBJS, INC_* and flags it uses; it adds
+# rules and the UNIT_TESTS and TEST_HELPERS lists, and no target of its
+# own that `make` would build by default.
+
+UNIT_TESTS   := test_policy test_config test_cache test_resolve test_idmap test_property \
+		test_pamstack test_ways test_nsswitch
+TEST_HELPERS  = $(B)/logsink $(B)/pambench $(B)/libnss_dgfault.so.2 $(B)/allocfail \
+		$(B)/pam_cycles $(B)/service_switch $(B)/two_sessions \
+		$(B)/pam_dropgroups-unpinned.so $(B)/nssprobe $(STRESS_HELPERS)
+
+# A unit test sees every unit's headers, and links every object but the
+# PAM entry points and the CLI's main.
+UNIT_OBJS    := $(LIB_OBJS) $(LINT_OBJS) $(AUDIT_OBJS)
+
+$(B)/test_%: tests/unit/test_%.c $(UNIT_OBJS) | $(B)
+	$(CC) $(ALL_CFLAGS) -Wno-write-strings -Wno-discarded-qualifiers \
+		$(INC_cli) -iquote tests/lib -o $@ $< $(UNIT_OBJS) $(ALL_LDFLAGS) \
+		$(PKG_LIBS) -lacl -pthread $(shell pkg-config --libs cmocka)
+
+$(B)/logsink: tests/lib/logsink.c | $(B)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS)
+
+# -rdynamic: its ALLOCFAIL_TRACE backtraces name the driver's functions.
+$(B)/allocfail: tests/faults/allocfail.c | $(B)
+	$(CC) $(ALL_CFLAGS) -rdynamic -o $@ $< $(ALL_LDFLAGS) -lpam -ldl
+
+$(B)/pam_cycles: tests/stress/pam_cycles.c | $(B)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS) -lpam
+
+$(B)/service_switch: tests/faults/service_switch.c | $(B)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS) -lpam
+
+$(B)/two_sessions: tests/stress/two_sessions.c | $(B)
+	$(CC) $(ALL_CFLAGS) -pthread -o $@ $< $(ALL_LDFLAGS) -lpam
+
+# The module as it would be without -z nodelete: the baseline of
+# tests/integration/28-process-edges.sh, which shows why it needs it.
+$(B)/pam_dropgroups-unpinned.so: $(LIB_OBJS) $(MODULE_OBJS) $(MODULE_MAP)
+	$(CC) $(MODULE_LINK) -o $@ $(LIB_OBJS) $(MODULE_OBJS) \
+		$(ALL_LDFLAGS) $(PKG_LIBS)
+
+# An NSS module that the sandbox puts after "files" (tests/nss/dgfault.c).
+$(B)/libnss_dgfault.so.2: tests/nss/dgfault.c | $(B)
+	$(CC) $(ALL_CFLAGS) -fPIC -shared -Wl,-soname,libnss_dgfault.so.2 -o $@ $< \
+		$(ALL_LDFLAGS)
+
+# The stress tests' module copies (tests/integration/95-stress.sh): built
+# from the same sources with clang's ThreadSanitizer, and with a planted
+# leak or race (tests/stress/*_canary.c) that the detectors must catch.
+STRESS_SRCS  := $(LIB_SRCS) $(MODULE_SRCS)
+STRESS_CC     = $(1) -std=gnu11 -D_GNU_SOURCE -O1 -g -fPIC -shared \
+		-I$(B) $(INC_module) $(PKG_CFLAGS) \
+		-Wl,--version-script=$(MODULE_MAP) \
+		-o $@ $(STRESS_SRCS) $(2) $(PKG_LIBS)
+STRESS_HELPERS := $(B)/stress/pam_dropgroups.so $(B)/stress/pam_threads \
+		$(B)/stress/leaky.so $(B)/stress/racy.so
+STRESS_DEPS  := $(STRESS_SRCS) $(B)/parser-id.h $(wildcard $(SRC)/lib/*.h)
+
+$(B)/stress:
+	mkdir -p $@
+
+# (named pam_dropgroups.so: pam_syslog tags its lines with the file name)
+$(B)/stress/pam_dropgroups.so: $(STRESS_DEPS) | $(B)/stress
+	$(call STRESS_CC,clang -fsanitize=thread)
+
+$(B)/stress/racy.so: $(STRESS_DEPS) tests/stress/race_canary.c tests/stress/canary.h | $(B)/stress
+	$(call STRESS_CC,clang -fsanitize=thread,tests/stress/race_canary.c -Wl$(comma)--wrap=dg_plan_prepare)
+
+$(B)/stress/leaky.so: $(STRESS_DEPS) tests/stress/leak_canary.c tests/stress/canary.h | $(B)/stress
+	$(call STRESS_CC,$(CC),tests/stress/leak_canary.c -Wl$(comma)--wrap=dg_plan_prepare)
+
+$(B)/stress/pam_threads: tests/stress/pam_threads.c | $(B)/stress
+	clang -O1 -g -fsanitize=thread -Wall -Wextra -Werror -o $@ $< -lpam
+
+comma := ,
+
+# What each NSS look-up answers through a directory, and how long it takes.
+$(B)/nssprobe: tests/nss/nssprobe.c | $(B)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS)
+
+# One login through pam_dropgroups against pam_permit, pam_group and the
+# bare getgroups+setgroups pair (see bench in the top Makefile).
+$(B)/pambench: tests/bench/pambench.c | $(B)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS) -lpam
