@@ -38,21 +38,12 @@
  * -errno. */
 static int slurp(const char *path, bool nofollow, char **text)
 {
-	/* O_NONBLOCK: a FIFO where a file should be must not block the
-	 * open (it is refused below); on a regular file it changes nothing */
-	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY |
-						    O_NONBLOCK |
-						    (nofollow ? O_NOFOLLOW : 0));
-	struct stat st;
 	size_t len;
+	int r = dg_read_file(path, nofollow ? O_NOFOLLOW : 0, MAX_FILE, text,
+			     &len);
 
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st) < 0)
-		return -errno;
-	if (!S_ISREG(st.st_mode))
-		return -EINVAL;
-	return dg_read_whole(fd, (size_t)st.st_size, MAX_FILE, text, &len);
+	/* a directory where a file should be is not readable, as before */
+	return r == -EISDIR ? -EINVAL : r;
 }
 
 /* --- logical lines --- */

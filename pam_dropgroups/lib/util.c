@@ -2,9 +2,11 @@
 #include "util.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stddef.h>
 #include <unistd.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <strings.h>
 
 int dg_grow(void **v, size_t *cap, size_t need, size_t elem)
@@ -195,4 +197,20 @@ int dg_read_whole(int fd, size_t size_hint, size_t max, char **text,
 	*len = n;
 	*text = DG_TAKE(buf);
 	return 0;
+}
+
+int dg_read_file(const char *path, int oflags, size_t max, char **text,
+		 size_t *len)
+{
+	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY |
+						    O_NONBLOCK | oflags);
+	struct stat st;
+
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	if (!S_ISREG(st.st_mode))
+		return S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
+	return dg_read_whole(fd, (size_t)st.st_size, max, text, len);
 }

@@ -84,4 +84,12 @@ void dg_arena_free(struct dg_arena **arena);
 int dg_read_whole(int fd, size_t size_hint, size_t max, char **text,
 		  size_t *len);
 
+/* Read the regular file at path whole, as dg_read_whole does.  oflags:
+ * added to open's flags (O_NOFOLLOW).  The open does not block on a
+ * FIFO where a file should be (O_NONBLOCK); anything but a regular file
+ * is then refused: -EISDIR for a directory, -EINVAL for the rest.  0, or
+ * open's, fstat's or dg_read_whole's -errno. */
+int dg_read_file(const char *path, int oflags, size_t max, char **text,
+		 size_t *len);
+
 #endif

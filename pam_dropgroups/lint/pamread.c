@@ -14,21 +14,10 @@
 /* A stack file larger than this is not one. */
 #define PAM_FILE_MAX_BYTES (1u << 20)
 
+/* As libpam reads a stack file: links followed. */
 static int read_path(const char *path, char **text, size_t *len)
 {
-	_cleanup_close_ int fd = -1;
-	struct stat st;
-
-	/* O_NONBLOCK: a FIFO here must not hang the command. */
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st) < 0)
-		return -errno;
-	if (!S_ISREG(st.st_mode))
-		return S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
-	return dg_read_whole(fd, (size_t)st.st_size, PAM_FILE_MAX_BYTES, text,
-			     len);
+	return dg_read_file(path, 0, PAM_FILE_MAX_BYTES, text, len);
 }
 
 /* Try dir/name; 0, -ENOENT (try the next place) or another -errno. */
