@@ -801,9 +801,9 @@ static void text_str(FILE *f, const char *s)
 			fputs("\\\\", f);
 		else if (*p == '\n')
 			fputs("\\n", f);
-		else if (*p < 0x20 || *p == 0x7f)
+		else if (dg_control_len((const char *)p, true) == 1)
 			fprintf(f, "\\x%02x", *p);
-		else if (p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f)
+		else if (dg_control_len((const char *)p, true) == 2)
 			fprintf(f, "\\xc2\\x%02x", *++p); /* a C1 control */
 		else
 			fputc(*p, f);
@@ -818,7 +818,7 @@ static void json_str(FILE *f, const char *s)
 	for (; *p; p++) {
 		if (*p == '"' || *p == '\\')
 			fprintf(f, "\\%c", *p);
-		else if (*p < 0x20 || *p >= 0x7f)
+		else if (dg_control_len((const char *)p, false) || *p >= 0x80)
 			/* bytes, not characters: a path need not be UTF-8 */
 			fprintf(f, "\\u%04x", *p);
 		else
@@ -1108,9 +1108,9 @@ static int report(struct dg_audit_ev *all, bool json, const char *dropin)
 			for (const unsigned char *p = (const unsigned char *)(r->name ? r->name : "(no name)");
 			     *p; p++) {
 				/* UTF-8's C1 controls (U+0080..U+009F) too */
-				bool c1 = p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f;
-				fputc(*p < 0x20 || *p == 0x7f || c1 ? '?' : *p, f);
-				p += c1;
+				size_t cl = dg_control_len((const char *)p, true);
+				fputc(cl ? '?' : *p, f);
+				p += cl ? cl - 1 : 0;
 			}
 		}
 		fprintf(f, "%s);\n", last == nrows ? " " : "\n");

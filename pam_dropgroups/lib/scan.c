@@ -4,6 +4,7 @@
  * text means: libconfig still parses it, and config.c checks that it
  * parsed it to the end. */
 #include "scan.h"
+#include "util.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -257,7 +258,7 @@ static void check_invisible(struct scan *s, const char *text)
 			continue;
 		}
 		if ((u == '\r' && c[1] != '\n') ||
-		    (u < 0x20 && u != '\t' && u != '\r') || u == 0x7f) {
+		    (dg_control_len(c, false) && u != '\t' && u != '\r')) {
 			scan_error(s, line,
 				   "control character 0x%02x: the file would "
 				   "not read as it shows (a carriage return may "

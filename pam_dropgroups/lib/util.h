@@ -47,6 +47,19 @@ int dg_grow(void **v, size_t *cap, size_t need, size_t elem);
  * that NULL always means out of memory. */
 #define dg_new0(t, n) ((t *)calloc((n) ? (n) : 1, sizeof(t)))
 
+/* The one definition of a control character: how many bytes of one p
+ * starts with.  C0 (below 0x20) and DEL are one byte; with c1, UTF-8's
+ * C1 controls (U+0080..U+009F, 0xc2 0x80..0x9f) are two.  0: none.  A
+ * caller that lets tab or CR through says so where it calls this. */
+static inline size_t dg_control_len(const char *p, bool c1)
+{
+	const unsigned char *u = (const unsigned char *)p;
+
+	if (u[0] < 0x20 || u[0] == 0x7f)
+		return 1;
+	return c1 && u[0] == 0xc2 && u[1] >= 0x80 && u[1] <= 0x9f ? 2 : 0;
+}
+
 /* A list of owned strings. */
 struct dg_strings {
 	char **v;
