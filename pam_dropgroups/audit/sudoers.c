@@ -1,52 +1,113 @@
-/* dropgroups audit: the negative uses of groups in configuration files.
+/* dropgroups audit: the groups sudoers(5) excludes.
  *
- * sudoers(5): a user, runas or host list that excludes %group with "!",
- * directly or through a User_Alias, Runas_Alias or Host_Alias that
- * expands to one.  sudo judges %group against the process's own groups
- * by default (group_source = adaptive), so dropping the group defeats
- * the exclusion.
- *
- * Informational, judged from NSS membership, so not defeated by
- * dropping: sshd_config(5) DenyGroups (and what it Includes),
- * access.conf(5) "-:" lines (and access.d), pam_succeed_if(8)
- * "user notingroup" in /etc/pam.d.
+ * A user, runas or host list that excludes %group with "!", directly or
+ * through a User_Alias, Runas_Alias or Host_Alias that expands to one.
+ * sudo judges %group against the process's own groups by default
+ * (group_source = adaptive), so dropping the group defeats the
+ * exclusion.
  *
  * This is not a full sudoers parser: it reads what it needs to find the
  * excluded groups (aliases, includes, line continuations, comments) and
- * nothing else. */
+ * nothing else.  It returns what it found as data, evidence in a store
+ * and each problem as a diagnostic, and prints nothing: the verb's main
+ * decides what reaches the user. */
 #include <ctype.h>
 #include <dirent.h>
-#include <err.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
-#include "audit.h"
-#include "nss.h"
+#include "lines.h"
+#include "sudoers.h"
 #include "util.h"
 
-#define MAX_FILE (16u << 20)
 #define MAX_DEPTH 32
+/* alias expansions left for the rule being judged: aliases that each
+ * name another several times would otherwise take time exponential in
+ * MAX_DEPTH */
+#define EXPANSION_BUDGET 100000
 
-/* Read a whole file (not following a symlink when nofollow): 0, or
- * -errno. */
-static int slurp(const char *path, bool nofollow, char **text)
+enum alias_type { A_USER, A_RUNAS, A_HOST, A_CMND };
+
+struct alias {
+	enum alias_type type;
+	char *name;
+	char *members; /* the text after '=' */
+};
+
+struct rule {
+	char *file;
+	int lineno;
+	char *text;
+};
+
+struct file_id {
+	dev_t dev;
+	ino_t ino;
+};
+
+struct sudo_state {
+	struct {
+		struct alias *v;
+		size_t n, cap;
+	} aliases;
+	struct {
+		struct rule *v;
+		size_t n, cap;
+	} rules;
+	struct {
+		struct file_id *v;
+		size_t n, cap;
+	} seen;
+	struct dg_evidence_store found; /* the caller's store gets it whole */
+	struct dg_diags *diags;
+	int first_error; /* -errno, or 0 */
+	long budget;	 /* EXPANSION_BUDGET, for the rule being judged */
+	bool warned;	 /* about this rule */
+	bool lenient;	 /* the default files: EACCES is a warning */
+};
+
+static void failed(struct sudo_state *s, int e)
 {
-	size_t len;
-	int r = dg_read_file(path, nofollow ? O_NOFOLLOW : 0, MAX_FILE, text,
-			     &len);
-
-	/* a directory where a file should be is not readable, as before */
-	return r == -EISDIR ? -EINVAL : r;
+	if (!s->first_error)
+		s->first_error = -e;
 }
 
-/* --- logical lines --- */
+/* path could not be read (errno e). */
+static void read_failed(struct sudo_state *s, const char *path, int e,
+			bool must_exist)
+{
+	/* the default files, unreadable to a user who is not root: a
+	 * warning, like an unreadable directory of the tree */
+	bool warning = e == EACCES && s->lenient;
+
+	if (e == ENOENT && !must_exist)
+		return;
+	dg_diags_add(s->diags, warning ? DG_WARNING : DG_ERROR, path, 0, "%s",
+		     strerror(e));
+	if (!warning)
+		failed(s, e);
+}
+
+/* Has path (links followed) been read already?  An include loop ends. */
+static bool seen_file(struct sudo_state *s, const char *path)
+{
+	struct stat st;
+	struct file_id id;
+
+	if (stat(path, &st) < 0)
+		return false;
+	for (size_t i = 0; i < s->seen.n; i++)
+		if (s->seen.v[i].dev == st.st_dev && s->seen.v[i].ino == st.st_ino)
+			return true;
+	id = (struct file_id){.dev = st.st_dev, .ino = st.st_ino};
+	(void)DG_APPEND(&s->seen, id); /* on ENOMEM: read again, depth ends it */
+	return false;
+}
+
+/* --- reading the files --- */
 
 /* Does s start with the directive kw, followed by white space (as sudo
  * reads it: "#includes follow" is a comment)?  The length of kw, or 0. */
@@ -71,206 +132,59 @@ static size_t include_kw(const char *s)
 	return l ? l : directive(s, "#include");
 }
 
-struct line {
-	char *text; /* owned, comments and continuations removed */
-	int lineno;
-};
-
-/* Split text into lines, joining "\\\n" continuations; hash: strip
- * comments starting at a '#' not followed by a digit (sudoers' #uid),
- * except a leading "#include". */
-static int split_lines(char *text, bool sudoers, struct line **out,
-		       size_t *nout)
-{
-	struct {
-		struct line *v;
-		size_t n, cap;
-	} lines = {0};
-	int lineno = 1;
-
-	for (char *p = text; *p;) {
-		int start = lineno;
-		struct {
-			char *v;
-			size_t n, cap;
-		} buf = {0};
-
-		for (; *p && *p != '\n'; p++) {
-			if (*p == '\\' && p[1] == '\n') {
-				p++;
-				lineno++;
-				continue;
-			}
-			if (DG_APPEND(&buf, *p) < 0)
-				goto oom;
-		}
-		if (*p == '\n') {
-			p++;
-			lineno++;
-		}
-		if (DG_APPEND(&buf, '\0') < 0)
-			goto oom;
-		/* comments */
-		char *s = buf.v;
-		while (isspace((unsigned char)*s))
-			s++;
-		bool is_dir = sudoers && (include_kw(s) || include_dir_kw(s));
-		for (char *q = s + (is_dir ? 1 : 0); *q; q++) {
-			if (*q == '\\' && q[1]) {
-				q++;
-				continue;
-			}
-			if (*q == '#' &&
-			    !(sudoers && isdigit((unsigned char)q[1]))) {
-				*q = '\0';
-				break;
-			}
-		}
-		struct line l = {.text = buf.v, .lineno = start};
-		if (DG_APPEND(&lines, l) < 0)
-			goto oom;
-		continue;
-	oom:
-		free(buf.v);
-		for (size_t i = 0; i < lines.n; i++)
-			free(lines.v[i].text);
-		free(lines.v);
-		return -ENOMEM;
-	}
-	*out = lines.v;
-	*nout = lines.n;
-	return 0;
-}
-
-static void free_lines(struct line *v, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		free(v[i].text);
-	free(v);
-}
-
-/* --- sudoers --- */
-
-enum alias_type { A_USER, A_RUNAS, A_HOST, A_CMND };
-
-struct alias {
-	enum alias_type type;
-	char *name;
-	char *members; /* the text after '=' */
-};
-
-struct rule {
-	char *file;
-	int lineno;
-	char *text;
-};
-
-struct sudo_state {
-	struct {
-		struct alias *v;
-		size_t n, cap;
-	} aliases;
-	struct {
-		struct rule *v;
-		size_t n, cap;
-	} rules;
-	struct {
-		dev_t *dev;
-		ino_t *ino;
-		size_t n;
-	} seen;
-	struct dg_audit_ev *ev; /* where evidence goes */
-	int errors;
-	/* alias expansions left for the rule being judged: aliases that
-	 * each name another several times would otherwise take time
-	 * exponential in MAX_DEPTH */
-	long budget;
-	bool warned;  /* about this rule */
-	bool lenient; /* the default files: EACCES is a warning */
-};
-
-#define EXPANSION_BUDGET 100000
-
-static bool seen_file(struct sudo_state *s, const char *path)
-{
-	struct stat st;
-
-	if (stat(path, &st) < 0)
-		return false;
-	for (size_t i = 0; i < s->seen.n; i++)
-		if (s->seen.dev[i] == st.st_dev && s->seen.ino[i] == st.st_ino)
-			return true;
-	dev_t *d = realloc(s->seen.dev, (s->seen.n + 1) * sizeof(*d));
-	if (!d)
-		return false;
-	s->seen.dev = d;
-	ino_t *i = realloc(s->seen.ino, (s->seen.n + 1) * sizeof(*i));
-	if (!i)
-		return false;
-	s->seen.ino = i;
-	s->seen.dev[s->seen.n] = st.st_dev;
-	s->seen.ino[s->seen.n] = st.st_ino;
-	s->seen.n++;
-	return false;
-}
-
-static char *trim(char *s)
-{
-	while (isspace((unsigned char)*s))
-		s++;
-	char *e = s + strlen(s);
-	while (e > s && isspace((unsigned char)e[-1]))
-		*--e = '\0';
-	return s;
-}
-
 static int read_sudoers(struct sudo_state *s, const char *path, int depth,
 			bool must_exist);
 
 /* sudo reads the files of an include directory in lexical order, but
  * not those whose name ends in ~ or holds a '.'. */
+static bool included_name(const char *name)
+{
+	size_t l = strlen(name);
+
+	return name[0] != '.' && !strchr(name, '.') && l && name[l - 1] != '~';
+}
+
+static int read_included_file(struct sudo_state *s, const char *dir,
+			      const char *name, int depth)
+{
+	_cleanup_free_ char *p = NULL;
+	struct stat st;
+
+	if (asprintf(&p, "%s/%s", dir, name) < 0) {
+		p = NULL;
+		return -ENOMEM;
+	}
+	/* followed, as sudo follows a link (config management puts links
+	 * here) */
+	if (stat(p, &st) == 0 && S_ISREG(st.st_mode))
+		return read_sudoers(s, p, depth + 1, true);
+	return 0;
+}
+
 static int read_includedir(struct sudo_state *s, const char *dir, int depth,
 			   bool must_exist)
 {
 	struct dirent **names = NULL;
-	int n = scandir(dir, &names, NULL, alphasort);
+	int n = scandir(dir, &names, NULL, alphasort), r = 0;
 
 	if (n < 0) {
-		int e = errno;
-		if (e == ENOENT && !must_exist)
-			return 0;
-		warnx("audit: %s: %s", dir, strerror(e));
-		/* the default files, unreadable to a user who is not root:
-		 * a warning, like an unreadable directory of the tree */
-		if (!(e == EACCES && s->lenient))
-			s->errors++;
+		read_failed(s, dir, errno, must_exist);
 		return 0;
 	}
 	for (int i = 0; i < n; i++) {
-		const char *nm = names[i]->d_name;
-		size_t l = strlen(nm);
-		if (nm[0] != '.' && !strchr(nm, '.') && l && nm[l - 1] != '~') {
-			char *p;
-			if (asprintf(&p, "%s/%s", dir, nm) < 0)
-				return -ENOMEM;
-			struct stat st;
-			/* followed, as sudo follows a link (config management
-			 * puts links here) */
-			if (stat(p, &st) == 0 && S_ISREG(st.st_mode))
-				(void)read_sudoers(s, p, depth + 1, true);
-			free(p);
-		}
+		if (r >= 0 && included_name(names[i]->d_name))
+			r = read_included_file(s, dir, names[i]->d_name, depth);
 		free(names[i]);
 	}
 	free(names);
-	return 0;
+	return r;
 }
 
 /* The path of an include: unquoted, relative to the including file's
  * directory. */
 static char *include_path(const char *from, char *arg)
 {
-	char *p = trim(arg), *out;
+	char *p = dg_lines_trim(arg), *out;
 	size_t l = strlen(p);
 
 	if (l >= 2 && p[0] == '"' && p[l - 1] == '"') {
@@ -287,9 +201,27 @@ static char *include_path(const char *from, char *arg)
 	return out;
 }
 
+/* An @include(dir) or #include(dir) line, read: 1; another line: 0;
+ * or -ENOMEM. */
+static int read_include(struct sudo_state *s, const char *from, char *l,
+			int depth)
+{
+	size_t kl = include_dir_kw(l);
+	bool dir = kl != 0;
+
+	if (!dir && !(kl = include_kw(l)))
+		return 0;
+	_cleanup_free_ char *p = include_path(from, l + kl);
+	if (!p)
+		return -ENOMEM;
+	int r = dir ? read_includedir(s, p, depth, true)
+		    : read_sudoers(s, p, depth + 1, true);
+	return r < 0 ? r : 1;
+}
+
+/* The "NAME = members : NAME2 = members" of an alias line. */
 static int add_aliases(struct sudo_state *s, enum alias_type type, char *defs)
 {
-	/* NAME = members : NAME2 = members */
 	for (char *d = defs; d && *d;) {
 		char *colon = NULL;
 		for (char *q = d; *q; q++) {
@@ -308,8 +240,8 @@ static int add_aliases(struct sudo_state *s, enum alias_type type, char *defs)
 		if (eq) {
 			*eq = '\0';
 			struct alias a = {.type = type};
-			if (!(a.name = strdup(trim(d))) ||
-			    !(a.members = strdup(trim(eq + 1))) ||
+			if (!(a.name = strdup(dg_lines_trim(d))) ||
+			    !(a.members = strdup(dg_lines_trim(eq + 1))) ||
 			    DG_APPEND(&s->aliases, a) < 0) {
 				free(a.name);
 				free(a.members);
@@ -321,90 +253,87 @@ static int add_aliases(struct sudo_state *s, enum alias_type type, char *defs)
 	return 0;
 }
 
+/* An alias line, read: 1; another line: 0; or -ENOMEM. */
+static int read_alias(struct sudo_state *s, char *l)
+{
+	static const struct {
+		const char *kw;
+		enum alias_type t;
+	} kinds[] = {
+		{"User_Alias", A_USER}, {"Runas_Alias", A_RUNAS},
+		{"Host_Alias", A_HOST}, {"Cmnd_Alias", A_CMND},
+		{"Cmd_Alias", A_CMND},
+	};
+
+	for (size_t k = 0; k < sizeof(kinds) / sizeof(*kinds); k++) {
+		size_t kl = strlen(kinds[k].kw);
+		if (!strncmp(l, kinds[k].kw, kl) && isspace((unsigned char)l[kl])) {
+			int r = add_aliases(s, kinds[k].t, l + kl);
+			return r < 0 ? r : 1;
+		}
+	}
+	return 0;
+}
+
+/* One logical line of path: an include, an alias, or a rule kept to be
+ * judged once every alias is known. */
+static int read_line(struct sudo_state *s, const char *path,
+		     struct dg_line *line, int depth)
+{
+	char *l = line->text;
+	int r;
+
+	while (isspace((unsigned char)*l))
+		l++;
+	/* a comment, but not "#include" (nor sudo's #uid) */
+	dg_lines_strip_comment(l + (include_kw(l) || include_dir_kw(l) ? 1 : 0),
+			       true);
+	l = dg_lines_trim(l);
+	if (!*l)
+		return 0;
+	if ((r = read_include(s, path, l, depth)) != 0 ||
+	    (r = read_alias(s, l)) != 0)
+		return r < 0 ? r : 0;
+	struct rule ru = {.lineno = line->lineno};
+	if (!(ru.file = strdup(path)) || !(ru.text = strdup(l)) ||
+	    DG_APPEND(&s->rules, ru) < 0) {
+		free(ru.file);
+		free(ru.text);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
 static int read_sudoers(struct sudo_state *s, const char *path, int depth,
 			bool must_exist)
 {
-	_cleanup_free_ char *text = NULL;
-	struct line *lines = NULL;
-	size_t n = 0;
+	_cleanup_lines_ struct dg_lines lines = {0};
 	struct stat st;
 	int r;
 
 	if (depth > MAX_DEPTH) {
-		warnx("audit: %s: includes nested too deep", path);
-		s->errors++;
+		dg_diags_add(s->diags, DG_ERROR, path, 0,
+			     "includes nested too deep");
+		failed(s, ELOOP);
 		return 0;
 	}
 	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
 		return read_includedir(s, path, depth, must_exist);
 	if (seen_file(s, path))
 		return 0;
-	r = slurp(path, false, &text); /* links followed, as sudo does */
+	r = dg_lines_read(path, false, &lines); /* links followed, as sudo does */
+	if (r == -ENOMEM)
+		return r;
 	if (r < 0) {
-		if (r == -ENOENT && !must_exist)
-			return 0;
-		warnx("audit: %s: %s", path, strerror(-r));
-		if (!(r == -EACCES && s->lenient))
-			s->errors++;
+		read_failed(s, path, -r, must_exist);
 		return 0;
 	}
-	if ((r = split_lines(text, true, &lines, &n)) < 0)
-		return r;
-	for (size_t i = 0; i < n; i++) {
-		char *l = trim(lines[i].text);
-		static const struct {
-			const char *kw;
-			enum alias_type t;
-		} kinds[] = {
-			{"User_Alias", A_USER}, {"Runas_Alias", A_RUNAS},
-			{"Host_Alias", A_HOST}, {"Cmnd_Alias", A_CMND},
-			{"Cmd_Alias", A_CMND},
-		};
-		bool done = false;
-
-		if (!*l)
-			continue;
-		size_t ikl;
-		if ((ikl = include_dir_kw(l))) {
-			_cleanup_free_ char *p = include_path(path, l + ikl);
-			if (!p)
-				goto oom;
-			read_includedir(s, p, depth, true);
-			continue;
-		}
-		if ((ikl = include_kw(l))) {
-			_cleanup_free_ char *p = include_path(path, l + ikl);
-			if (!p)
-				goto oom;
-			read_sudoers(s, p, depth + 1, true);
-			continue;
-		}
-		for (size_t k = 0; k < sizeof(kinds) / sizeof(*kinds); k++) {
-			size_t kl = strlen(kinds[k].kw);
-			if (!strncmp(l, kinds[k].kw, kl) &&
-			    isspace((unsigned char)l[kl])) {
-				if (add_aliases(s, kinds[k].t, l + kl) < 0)
-					goto oom;
-				done = true;
-				break;
-			}
-		}
-		if (done)
-			continue;
-		struct rule ru = {.lineno = lines[i].lineno};
-		if (!(ru.file = strdup(path)) || !(ru.text = strdup(l)) ||
-		    DG_APPEND(&s->rules, ru) < 0) {
-			free(ru.file);
-			free(ru.text);
-			goto oom;
-		}
-	}
-	free_lines(lines, n);
-	return 0;
-oom:
-	free_lines(lines, n);
-	return -ENOMEM;
+	for (size_t i = 0; i < lines.n && r >= 0; i++)
+		r = read_line(s, path, &lines.v[i], depth);
+	return r;
 }
+
+/* --- judging the rules --- */
 
 /* The next alias called name from *from on (not a Cmnd_Alias): sudo
  * keeps one per type, so a User_Alias and a Host_Alias may share a name,
@@ -424,18 +353,124 @@ static const struct alias *find_alias(const struct sudo_state *s,
 	return NULL;
 }
 
+/* Does the white space at q, in an item that starts at start, end that
+ * item?  Not when nothing or a '!' precedes it ("! %x" is one item), nor
+ * when a ',' or the end follows it; and where commas do not end items
+ * (in a Defaults list, whose end is sought), not after a ',' either. */
+static bool space_ends_item(const char *start, const char *q, bool commas_end)
+{
+	const char *a = q, *b = q;
+
+	while (isspace((unsigned char)*a))
+		a++;
+	while (b > start && isspace((unsigned char)b[-1]))
+		b--;
+	if (*a == ',' || *a == '\0' || b == start || b[-1] == '!')
+		return false;
+	return commas_end || b[-1] != ',';
+}
+
+/* Where the sudoers item that starts at start ends: the NUL, a ','
+ * outside quotes when commas_end, or white space outside quotes that
+ * ends it.  A backslash escapes the next byte; "%vi deo" is one item.
+ * The one answer to "where does an item end", for a rule's lists and
+ * for the end of a Defaults list. */
+static char *item_end(char *start, bool commas_end)
+{
+	bool quoted = false;
+
+	for (char *q = start;; q++) {
+		if (*q == '\\' && q[1]) {
+			q++;
+			continue;
+		}
+		if (*q == '"')
+			quoted = !quoted;
+		if (*q == '\0' || (commas_end && !quoted && *q == ','))
+			return q;
+		if (!quoted && isspace((unsigned char)*q) &&
+		    space_ends_item(start, q, commas_end))
+			return q;
+	}
+}
+
+/* A problem with rule ru, said once per rule: an error. */
+static void rule_problem(struct sudo_state *s, const struct rule *ru, int e,
+			 const char *alias)
+{
+	if (s->warned)
+		return;
+	s->warned = true;
+	if (alias)
+		dg_diags_add(s->diags, DG_ERROR, ru->file, ru->lineno,
+			     "aliases nested too deep (a loop?); %s is not "
+			     "expanded", alias);
+	else
+		dg_diags_add(s->diags, DG_ERROR, ru->file, ru->lineno,
+			     "aliases expand too far; the rest of the rule is "
+			     "not read");
+	failed(s, e);
+}
+
 static int judge_list(struct sudo_state *s, const char *list, bool neg,
 		      int depth, const struct rule *ru);
+
+/* An item that names an alias: each alias of that name expanded. */
+static int expand_alias(struct sudo_state *s, const char *item, bool neg,
+			int depth, const struct rule *ru)
+{
+	size_t from = 0;
+
+	if (depth >= MAX_DEPTH) {
+		if (find_alias(s, item, &from))
+			rule_problem(s, ru, ELOOP, item);
+		return 0;
+	}
+	if (--s->budget < 0) {
+		rule_problem(s, ru, E2BIG, NULL);
+		return 0;
+	}
+	for (const struct alias *a; (a = find_alias(s, item, &from));) {
+		int r = judge_list(s, a->members, neg, depth + 1, ru);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+/* The group name of a "%name" item: \xHH is a byte (sudo's hex escape),
+ * \c is c.  NULL on ENOMEM. */
+static char *unescape_group(const char *text)
+{
+	char *name = strdup(text), *w = name;
+
+	if (!name)
+		return NULL;
+	for (const char *q = text; *q; q++) {
+		if (*q == '\\' && q[1] == 'x' && isxdigit((unsigned char)q[2]) &&
+		    isxdigit((unsigned char)q[3])) {
+			char hex[3] = {q[2], q[3], '\0'};
+			*w++ = (char)strtoul(hex, NULL, 16);
+			q += 3;
+			continue;
+		}
+		if (*q == '\\' && q[1])
+			q++;
+		*w++ = *q;
+	}
+	*w = '\0';
+	return name;
+}
 
 /* One item of a list: leading '!'s flip the sense; %group excluded is
  * the evidence; an alias is expanded. */
 static int judge_item(struct sudo_state *s, char *item, bool neg, int depth,
 		      const struct rule *ru)
 {
-	item = trim(item);
+	item = dg_lines_trim(item);
 	while (*item == '!') {
 		neg = !neg;
-		item = trim(item + 1);
+		item = dg_lines_trim(item + 1);
 	}
 	size_t l = strlen(item);
 	if (l >= 2 && item[0] == '"' && item[l - 1] == '"') {
@@ -445,54 +480,14 @@ static int judge_item(struct sudo_state *s, char *item, bool neg, int depth,
 	if (item[0] == '%' && item[1] != ':') {
 		if (!neg)
 			return 0;
-		/* unescape: \xHH is a byte (sudo's hex escape), \c is c */
-		_cleanup_free_ char *name = strdup(item + 1);
+		_cleanup_free_ char *name = unescape_group(item + 1);
 		if (!name)
 			return -ENOMEM;
-		char *w = name;
-		for (const char *q = item + 1; *q; q++) {
-			if (*q == '\\' && q[1] == 'x' && isxdigit((unsigned char)q[2]) &&
-			    isxdigit((unsigned char)q[3])) {
-				char hex[3] = {q[2], q[3], '\0'};
-				*w++ = (char)strtoul(hex, NULL, 16);
-				q += 3;
-				continue;
-			}
-			if (*q == '\\' && q[1])
-				q++;
-			*w++ = *q;
-		}
-		*w = '\0';
-		return dg_audit_add_named(s->ev, name, DG_EV_SUDOERS, ru->file,
-					  ru->lineno);
+		return dg_evidence_add_named(&s->found, name, DG_EV_SUDOERS,
+					     ru->file, ru->lineno);
 	}
-	size_t from = 0;
-	if (isupper((unsigned char)item[0]) && depth >= MAX_DEPTH &&
-	    find_alias(s, item, &from)) {
-		if (!s->warned) {
-			warnx("audit: %s:%d: aliases nested too deep (a loop?); %s "
-			      "is not expanded", ru->file, ru->lineno, item);
-			s->errors++;
-			s->warned = true;
-		}
-		return 0;
-	}
-	if (isupper((unsigned char)item[0]) && depth < MAX_DEPTH) {
-		if (--s->budget < 0) {
-			if (!s->warned) {
-				s->warned = true;
-				warnx("audit: %s:%d: aliases expand too far; the rest "
-				      "of the rule is not read", ru->file, ru->lineno);
-				s->errors++;
-			}
-			return 0;
-		}
-		for (const struct alias *a; (a = find_alias(s, item, &from));) {
-			int r = judge_list(s, a->members, neg, depth + 1, ru);
-			if (r < 0)
-				return r;
-		}
-	}
+	if (isupper((unsigned char)item[0]))
+		return expand_alias(s, item, neg, depth, ru);
 	return 0;
 }
 
@@ -502,99 +497,42 @@ static int judge_list(struct sudo_state *s, const char *list, bool neg,
 		      int depth, const struct rule *ru)
 {
 	_cleanup_free_ char *copy = strdup(list);
-	char *start, *q;
 
 	if (!copy)
 		return -ENOMEM;
-	bool quoted = false;
+	for (char *start = copy;;) {
+		char *q = item_end(start, true), end = *q;
+		int r;
 
-	/* "! x" is one item: glue a lone '!' to what follows */
-	for (start = q = copy;; q++) {
-		if (*q == '\\' && q[1]) {
-			q++;
-			continue;
-		}
-		if (*q == '"')
-			quoted = !quoted; /* "%vi deo" is one item */
-		bool sep = *q == '\0' || (!quoted && *q == ',');
-		if (!sep && !quoted && isspace((unsigned char)*q)) {
-			/* white space separates items unless it follows '!' or
-			 * ',' or precedes ',' */
-			char *a = q;
-			while (isspace((unsigned char)*a))
-				a++;
-			char *b = q;
-			while (b > start && isspace((unsigned char)b[-1]))
-				b--;
-			if (*a != ',' && *a != '\0' && b > start && b[-1] != '!')
-				sep = true;
-		}
-		if (sep) {
-			char end = *q;
-			*q = '\0';
-			int r = judge_item(s, start, neg, depth, ru);
-			if (r < 0)
-				return r;
-			if (end == '\0')
-				break;
-			start = q + 1;
-		}
+		*q = '\0';
+		if ((r = judge_item(s, start, neg, depth, ru)) < 0)
+			return r;
+		if (end == '\0')
+			return 0;
+		start = q + 1;
 	}
-	return 0;
 }
 
-static int judge_rule(struct sudo_state *s, const struct rule *ru)
+/* Defaults:users, Defaults>runas, Defaults@hosts: the list, up to the
+ * white space that ends it. */
+static int judge_defaults(struct sudo_state *s, char *t, const struct rule *ru)
 {
-	_cleanup_free_ char *t = strdup(ru->text);
-	char *eq;
+	char c = t[8], *list = t + 9;
 
-	s->budget = EXPANSION_BUDGET;
-	s->warned = false;
-	if (!t)
-		return -ENOMEM;
-	if (!strncmp(t, "Defaults", 8)) {
-		/* Defaults:users, Defaults>runas, Defaults@hosts */
-		char c = t[8];
-		if (c == ':' || c == '>' || c == '@') {
-			/* the list ends at white space that neither follows
-			 * a ',' or '!' nor precedes a ',' */
-			char *list = t + 9, *e = list;
-			bool quoted = false;
-			for (; *e; e++) {
-				if (*e == '\\' && e[1]) {
-					e++;
-					continue;
-				}
-				if (*e == '"')
-					quoted = !quoted;
-				if (quoted || !isspace((unsigned char)*e))
-					continue;
-				char *a = e, *b = e;
-				while (isspace((unsigned char)*a))
-					a++;
-				while (b > list && isspace((unsigned char)b[-1]))
-					b--;
-				if (*a == ',' || b == list || b[-1] == ',' || b[-1] == '!') {
-					e = a - 1;
-					continue;
-				}
-				break;
-			}
-			*e = '\0';
-			return judge_list(s, list, false, 0, ru);
-		}
+	if (c != ':' && c != '>' && c != '@')
 		return 0;
-	}
-	eq = strchr(t, '=');
-	if (!eq)
-		return 0;
-	*eq = '\0';
-	int r = judge_list(s, t, false, 0, ru);
-	if (r < 0)
-		return r;
-	/* every (runas users : runas groups) on the right */
-	for (char *p = eq + 1; (p = strchr(p, '('));) {
+	*item_end(list, false) = '\0';
+	return judge_list(s, list, false, 0, ru);
+}
+
+/* Every (runas users : runas groups) on a rule's right side. */
+static int judge_runas(struct sudo_state *s, char *right,
+		       const struct rule *ru)
+{
+	for (char *p = right; (p = strchr(p, '('));) {
 		char *close = strchr(p, ')');
+		int r;
+
 		if (!close)
 			break;
 		*close = '\0';
@@ -608,243 +546,54 @@ static int judge_rule(struct sudo_state *s, const struct rule *ru)
 	return 0;
 }
 
-int dg_audit_sudoers(struct dg_audit_ev *ev, const char *const *paths,
-		     size_t n, bool explicit)
+static int judge_rule(struct sudo_state *s, const struct rule *ru)
 {
-	struct sudo_state s = {.ev = ev, .lenient = !explicit};
+	_cleanup_free_ char *t = strdup(ru->text);
+	char *eq;
+	int r;
+
+	s->budget = EXPANSION_BUDGET;
+	s->warned = false;
+	if (!t)
+		return -ENOMEM;
+	if (!strncmp(t, "Defaults", 8))
+		return judge_defaults(s, t, ru);
+	if (!(eq = strchr(t, '=')))
+		return 0;
+	*eq = '\0';
+	if ((r = judge_list(s, t, false, 0, ru)) < 0)
+		return r;
+	return judge_runas(s, eq + 1, ru);
+}
+
+static void state_free(struct sudo_state *s)
+{
+	for (size_t i = 0; i < s->aliases.n; i++) {
+		free(s->aliases.v[i].name);
+		free(s->aliases.v[i].members);
+	}
+	free(s->aliases.v);
+	for (size_t i = 0; i < s->rules.n; i++) {
+		free(s->rules.v[i].file);
+		free(s->rules.v[i].text);
+	}
+	free(s->rules.v);
+	free(s->seen.v);
+	dg_evidence_free(&s->found);
+}
+
+int dg_sudoers_read(const char *const *paths, size_t n, bool explicit,
+		    struct dg_evidence_store *ev, struct dg_diags *diags)
+{
+	struct sudo_state s = {.diags = diags, .lenient = !explicit};
 	int r = 0;
 
 	for (size_t i = 0; i < n && r >= 0; i++)
 		r = read_sudoers(&s, paths[i], 0, explicit);
 	for (size_t i = 0; i < s.rules.n && r >= 0; i++)
 		r = judge_rule(&s, &s.rules.v[i]);
-	for (size_t i = 0; i < s.aliases.n; i++) {
-		free(s.aliases.v[i].name);
-		free(s.aliases.v[i].members);
-	}
-	free(s.aliases.v);
-	for (size_t i = 0; i < s.rules.n; i++) {
-		free(s.rules.v[i].file);
-		free(s.rules.v[i].text);
-	}
-	free(s.rules.v);
-	free(s.seen.dev);
-	free(s.seen.ino);
-	if (r < 0)
-		errx(2, "out of memory");
-	return s.errors;
-}
-
-/* --- informational --- */
-
-/* What the informational readers share: where evidence goes, the
- * errors so far, and the files an sshd_config and its Includes may
- * still name (a file that includes its own directory's glob would
- * otherwise be read a number of times exponential in MAX_DEPTH). */
-struct info {
-	struct dg_audit_ev *ev;
-	int errors;
-	int sshd_files_left;
-};
-
-/* Is name a group?  Through the project's reentrant look-up; an NSS
- * failure is a warning (this evidence is informational only). */
-static bool is_group(struct info *in, const char *name)
-{
-	gid_t g;
-	int r = dg_group_by_name(name, &g);
-
-	if (r < 0) {
-		warnx("audit: group %s: %s", name, strerror(-r));
-		in->errors++;
-	}
-	return r > 0;
-}
-
-/* Is name a user (pam_access reads a bare name as a user first)? */
-static bool is_user(struct info *in, const char *name)
-{
-	struct dg_user u = {0};
-	int r = dg_user_lookup(name, &u);
-
-	dg_user_free(&u);
-	if (r < 0) {
-		warnx("audit: user %s: %s", name, strerror(-r));
-		in->errors++;
-	}
-	return r != 0; /* on a failure, do not call it a group */
-}
-
-/* read_info_file: PATH's lines, for the readers of the informational
- * files (sshd_config, access.conf, PAM stacks).  Returns 1 with *text
- * and *lines set, 0 when there is nothing to read: a missing file
- * silently, any other failure with a warning counted as an error unless
- * quiet, or -ENOMEM. */
-static int read_info_file(struct info *in, const char *path, bool nofollow,
-			  bool quiet, char **text, struct line **lines, size_t *n)
-{
-	int r = slurp(path, nofollow, text);
-
-	if (r < 0) {
-		if (r != -ENOENT && !quiet) {
-			warnx("audit: %s: %s", path, strerror(-r));
-			in->errors++;
-		}
-		return 0;
-	}
-	if ((r = split_lines(*text, false, lines, n)) < 0)
-		return r;
-	return 1;
-}
-
-static int sshd_file(struct info *in, const char *path, int depth)
-{
-	_cleanup_free_ char *text = NULL;
-	struct line *lines = NULL;
-	size_t n = 0;
-	int r;
-
-	if (--in->sshd_files_left < 0) {
-		if (in->sshd_files_left == -1) {
-			warnx("audit: %s: sshd_config Includes too many files", path);
-			in->errors++;
-		}
-		return 0;
-	}
-	if ((r = read_info_file(in, path, false, false, &text, &lines, &n)) <= 0)
-		return r;
-	r = 0;
-	for (size_t i = 0; i < n && r >= 0; i++) {
-		char *save = NULL, *kw = strtok_r(lines[i].text, " \t=", &save);
-		if (!kw)
-			continue;
-		if (!strcasecmp(kw, "Include") && depth < MAX_DEPTH) {
-			for (char *a; (a = strtok_r(NULL, " \t", &save));) {
-				_cleanup_free_ char *pat = NULL;
-				glob_t g;
-				if (a[0] == '/')
-					pat = strdup(a);
-				else if (asprintf(&pat, "/etc/ssh/%s", a) < 0)
-					pat = NULL;
-				if (!pat) {
-					r = -ENOMEM;
-					break;
-				}
-				if (glob(pat, 0, NULL, &g) == 0) {
-					for (size_t k = 0; k < g.gl_pathc && r >= 0; k++)
-						r = sshd_file(in, g.gl_pathv[k], depth + 1);
-					globfree(&g);
-				}
-			}
-		} else if (!strcasecmp(kw, "DenyGroups")) {
-			for (char *a; r >= 0 && (a = strtok_r(NULL, " \t", &save));)
-				r = dg_audit_add_named(in->ev, a, DG_EV_SSHD, path,
-						       lines[i].lineno);
-		}
-	}
-	free_lines(lines, n);
-	return r;
-}
-
-static int access_file(struct info *in, const char *path)
-{
-	_cleanup_free_ char *text = NULL;
-	struct line *lines = NULL;
-	size_t n = 0;
-	int r = read_info_file(in, path, false, false, &text, &lines, &n);
-
-	if (r <= 0)
-		return r;
-	r = 0;
-	for (size_t i = 0; i < n && r >= 0; i++) {
-		char *l = trim(lines[i].text), *save = NULL;
-		if (l[0] != '-')
-			continue;
-		l = trim(l + 1);
-		if (*l != ':')
-			continue;
-		char *users = l + 1, *colon = strchr(users, ':');
-		if (!colon)
-			continue;
-		*colon = '\0';
-		for (char *tok = strtok_r(users, " \t,", &save); tok && r >= 0;
-		     tok = strtok_r(NULL, " \t,", &save)) {
-			size_t tl = strlen(tok);
-			if (!strcmp(tok, "EXCEPT"))
-				break;
-			if (tok[0] == '(' && tl > 2 && tok[tl - 1] == ')') {
-				tok[tl - 1] = '\0';
-				r = dg_audit_add_named(in->ev, tok + 1, DG_EV_PAM_ACCESS, path,
-						       lines[i].lineno);
-			} else if (tok[0] == '@' && tok[1] && !strchr(tok + 1, '@') &&
-				   is_group(in, tok + 1)) {
-				r = dg_audit_add_named(in->ev, tok + 1, DG_EV_PAM_ACCESS, path,
-						       lines[i].lineno);
-			} else if (strcmp(tok, "ALL") && strcmp(tok, "LOCAL") &&
-				   tok[0] != '@' && !is_user(in, tok) &&
-				   is_group(in, tok)) {
-				r = dg_audit_add_named(in->ev, tok, DG_EV_PAM_ACCESS, path,
-						       lines[i].lineno);
-			}
-		}
-	}
-	free_lines(lines, n);
-	return r;
-}
-
-static int pamd_file(struct info *in, const char *path)
-{
-	_cleanup_free_ char *text = NULL;
-	struct line *lines = NULL;
-	size_t n = 0;
-	/* quiet: a link or not a file is the stack reader's business */
-	int r = read_info_file(in, path, true, true, &text, &lines, &n);
-
-	if (r <= 0)
-		return r;
-	r = 0;
-	for (size_t i = 0; i < n && r >= 0; i++) {
-		if (!strstr(lines[i].text, "pam_succeed_if"))
-			continue;
-		char *save = NULL, *prev2 = NULL, *prev = NULL;
-		for (char *tok = strtok_r(lines[i].text, " \t", &save); tok && r >= 0;
-		     tok = strtok_r(NULL, " \t", &save)) {
-			if (prev2 && prev && !strcmp(prev2, "user") &&
-			    !strcmp(prev, "notingroup")) {
-				char *s2 = NULL;
-				for (char *g = strtok_r(tok, ":", &s2); g && r >= 0;
-				     g = strtok_r(NULL, ":", &s2))
-					r = dg_audit_add_named(in->ev, g, DG_EV_SUCCEED_IF, path,
-							       lines[i].lineno);
-			}
-			prev2 = prev;
-			prev = tok;
-		}
-	}
-	free_lines(lines, n);
-	return r;
-}
-
-int dg_audit_informational(struct dg_audit_ev *ev)
-{
-	struct info in = {.ev = ev, .sshd_files_left = 1000};
-	int r;
-	glob_t g;
-
-	r = sshd_file(&in, "/etc/ssh/sshd_config", 0);
 	if (r >= 0)
-		r = access_file(&in, "/etc/security/access.conf");
-	if (r >= 0 && glob("/etc/security/access.d/*.conf", 0, NULL, &g) == 0) {
-		for (size_t i = 0; i < g.gl_pathc && r >= 0; i++)
-			r = access_file(&in, g.gl_pathv[i]);
-		globfree(&g);
-	}
-	if (r >= 0 && glob("/etc/pam.d/*", 0, NULL, &g) == 0) {
-		for (size_t i = 0; i < g.gl_pathc && r >= 0; i++)
-			r = pamd_file(&in, g.gl_pathv[i]);
-		globfree(&g);
-	}
-	if (r < 0)
-		errx(2, "out of memory");
-	return in.errors;
+		r = dg_evidence_merge(ev, &s.found);
+	state_free(&s);
+	return r < 0 ? r : s.first_error;
 }

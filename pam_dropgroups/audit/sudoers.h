@@ -1,0 +1,22 @@
+/* The sudoers reader of dropgroups audit (sudoers.c). */
+#ifndef DG_SUDOERS_H
+#define DG_SUDOERS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "diag.h"
+#include "evidence.h"
+
+/* Read the sudoers files (paths: files or include directories, n of
+ * them) and add to ev each %group that a list excludes with '!'.
+ * explicit: the paths were given on the command line, so a missing or
+ * unreadable one is an error; else they are the default files, and a
+ * missing one is skipped, an unreadable one a warning.  Every problem
+ * goes to diags as FILE[:LINE]: message.  Returns 0; or the -errno of
+ * the first error, ev still getting the evidence of every file that was
+ * read (the report lists it); or -ENOMEM with ev unchanged. */
+int dg_sudoers_read(const char *const *paths, size_t n, bool explicit,
+		    struct dg_evidence_store *ev, struct dg_diags *diags);
+
+#endif
