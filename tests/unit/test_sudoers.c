@@ -1,0 +1,265 @@
+/* Unit tests of the sudoers reader of dropgroups audit (audit/sudoers.c):
+ * which %groups a sudoers excludes, through aliases, includes, line
+ * continuations and comments, and what a file that cannot be read
+ * returns.  Each test writes its files in a directory of its own
+ * (mkdtemp), removed at the end. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "sudoers.h"
+
+struct fixture {
+	char dir[64];
+	struct dg_evidence_store ev;
+	struct dg_diags diags;
+};
+
+static int setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+
+	if (!f)
+		return -1;
+	strcpy(f->dir, "/tmp/dg-test-sudoers.XXXXXX");
+	if (!mkdtemp(f->dir)) {
+		free(f);
+		return -1;
+	}
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+	char *cmd;
+
+	dg_evidence_free(&f->ev);
+	dg_diags_free(&f->diags);
+	if (asprintf(&cmd, "rm -rf '%s'", f->dir) >= 0) {
+		if (system(cmd) != 0)
+			fprintf(stderr, "could not remove %s\n", f->dir);
+		free(cmd);
+	}
+	free(f);
+	return 0;
+}
+
+/* dir/name, a new string. */
+static char *path_of(const struct fixture *f, const char *name)
+{
+	char *p;
+
+	assert_true(asprintf(&p, "%s/%s", f->dir, name) >= 0);
+	return p;
+}
+
+/* Write text to dir/name; its path. */
+static char *write_file(const struct fixture *f, const char *name,
+			const char *text)
+{
+	char *p = path_of(f, name);
+	FILE *fp = fopen(p, "w");
+
+	assert_non_null(fp);
+	assert_int_equal(fputs(text, fp) >= 0, 1);
+	assert_int_equal(fclose(fp), 0);
+	return p;
+}
+
+static int read_one(struct fixture *f, const char *path)
+{
+	const char *paths[] = {path};
+
+	return dg_sudoers_read(paths, 1, true, &f->ev, &f->diags);
+}
+
+/* Is there evidence of the named group at path:line? */
+static bool has(const struct fixture *f, const char *name, const char *path,
+		int line)
+{
+	char *where;
+	bool found = false;
+
+	assert_true(asprintf(&where, "%s:%d", path, line) >= 0);
+	for (size_t i = 0; i < f->ev.n; i++)
+		if (f->ev.v[i].kind == DG_EV_SUDOERS && f->ev.v[i].name &&
+		    !strcmp(f->ev.v[i].name, name) && !strcmp(f->ev.v[i].where, where))
+			found = true;
+	free(where);
+	return found;
+}
+
+static void an_excluded_group_and_its_decoys(void **state)
+{
+	struct fixture *f = *state;
+	char *p = write_file(f, "sudoers",
+			     "Defaults env_reset\n"
+			     "%video ALL=(ALL) ALL\n"
+			     "ALL, !!%audio ALL=(ALL) ALL\n"
+			     "ALL, !%plugdev ALL=(ALL) ALL\n"
+			     "alice ALL = (ALL, !%dialout : !%cdrom) ALL\n"
+			     "Defaults:ALL, !%students log_output\n"
+			     "ALL, !%#29 ALL=(ALL) ALL\n");
+
+	assert_int_equal(read_one(f, p), 0);
+	assert_int_equal(f->diags.n, 0);
+	assert_true(has(f, "plugdev", p, 4));
+	assert_true(has(f, "dialout", p, 5));
+	assert_true(has(f, "students", p, 6));
+	/* %#gid: by gid, no name */
+	assert_int_equal(f->ev.n, 4);
+	assert_true(f->ev.v[3].by_gid);
+	assert_int_equal(f->ev.v[3].gid, 29);
+	assert_null(f->ev.v[3].name);
+	free(p);
+}
+
+static void aliases_expand_to_their_members(void **state)
+{
+	struct fixture *f = *state;
+	char *p = write_file(f, "sudoers",
+			     "User_Alias ABUSERS = %games-abusers, bob\n"
+			     "Runas_Alias NOTSTUDENTS = ALL, !%students\n"
+			     "Host_Alias FOO = localhost\n"
+			     "User_Alias FOO = ALL, !%users : BAR = ABUSERS\n"
+			     "Cmnd_Alias ABUSERS = /bin/sh\n"
+			     "ALL, !ABUSERS ALL=(ALL) ALL\n"
+			     "alice ALL = (NOTSTUDENTS) /usr/bin/id\n"
+			     "FOO ALL=(ALL) ALL\n"
+			     "BAR ALL=(ALL) ALL\n");
+
+	assert_int_equal(read_one(f, p), 0);
+	assert_true(has(f, "games-abusers", p, 6));
+	assert_true(has(f, "students", p, 7));
+	assert_true(has(f, "users", p, 8));
+	/* BAR = ABUSERS, not excluded: games-abusers is allowed there */
+	assert_false(has(f, "games-abusers", p, 9));
+	assert_int_equal(f->ev.n, 3);
+	free(p);
+}
+
+static void an_alias_loop_is_an_error_with_its_line(void **state)
+{
+	struct fixture *f = *state;
+	char *p = write_file(f, "sudoers",
+			     "User_Alias L = L, !%staff\n"
+			     "L ALL=ALL\n");
+
+	assert_int_equal(read_one(f, p), -ELOOP);
+	assert_int_equal(f->diags.n, 1);
+	assert_string_equal(f->diags.v[0].file, p);
+	assert_int_equal(f->diags.v[0].line, 2);
+	assert_string_equal(f->diags.v[0].message,
+			    "aliases nested too deep (a loop?); L is not expanded");
+	assert_true(has(f, "staff", p, 2));
+	free(p);
+}
+
+static void includes_and_include_directories(void **state)
+{
+	struct fixture *f = *state;
+	char *d = path_of(f, "sudoers.d"), *main_file, *inc, *at, *in_dir, *cmd;
+
+	assert_int_equal(mkdir(d, 0755), 0);
+	inc = write_file(f, "hash-included", "ALL, !%audio ALL=(ALL) ALL\n");
+	at = write_file(f, "at-included", "ALL, !%video ALL=(ALL) ALL\n");
+	in_dir = write_file(f, "sudoers.d/10-x", "ALL, !%users ALL=(ALL) ALL\n");
+	/* sudo skips a name with a '.' or ending in ~ */
+	free(write_file(f, "sudoers.d/skipped.conf", "ALL, !%tape ALL=(ALL) ALL\n"));
+	free(write_file(f, "sudoers.d/skipped~", "ALL, !%tape ALL=(ALL) ALL\n"));
+	assert_true(asprintf(&cmd, "#include hash-included\n"
+				   "@include \"%s\"\n"
+				   "@includedir %s\n"
+				   "#includes follow: a comment, !%%floppy\n",
+			     at, d) >= 0);
+	main_file = write_file(f, "sudoers", cmd);
+	assert_int_equal(read_one(f, main_file), 0);
+	assert_int_equal(f->diags.n, 0);
+	assert_true(has(f, "audio", inc, 1));
+	assert_true(has(f, "video", at, 1));
+	assert_true(has(f, "users", in_dir, 1));
+	assert_int_equal(f->ev.n, 3);
+	free(cmd);
+	free(main_file);
+	free(inc);
+	free(at);
+	free(in_dir);
+	free(d);
+}
+
+static void continuations_and_comments(void **state)
+{
+	struct fixture *f = *state;
+	char *p = write_file(f, "sudoers",
+			     "# a comment: ALL, !%audio ALL=(ALL) ALL\n"
+			     "ALL, ! %users, \\\n"
+			     "  !%tape ALL=(ALL) ALL # and !%nope\n"
+			     "ALL, !\"%vi deo\", !%vid\\x65o ALL=(ALL) ALL\n");
+
+	assert_int_equal(read_one(f, p), 0);
+	/* a continued rule is where it starts */
+	assert_true(has(f, "users", p, 2));
+	assert_true(has(f, "tape", p, 2));
+	assert_true(has(f, "vi deo", p, 4));
+	assert_true(has(f, "video", p, 4));
+	assert_int_equal(f->ev.n, 4);
+	free(p);
+}
+
+/* A file that cannot be read: -errno, its name in a diagnostic, and the
+ * store holds what it held, nothing of a half-read file. */
+static void a_read_error_returns_errno_and_adds_nothing(void **state)
+{
+	struct fixture *f = *state;
+	char *missing = path_of(f, "missing"), *fifo = path_of(f, "fifo"), *p;
+	char *text;
+	const char *defaults[] = {missing};
+
+	assert_int_equal(dg_evidence_add_named(&f->ev, "before", DG_EV_SUDOERS,
+					       "x", 1), 0);
+	assert_int_equal(read_one(f, missing), -ENOENT);
+	assert_int_equal(f->ev.n, 1);
+	assert_int_equal(f->diags.n, 1);
+	assert_string_equal(f->diags.v[0].file, missing);
+	assert_int_equal(f->diags.v[0].severity, DG_ERROR);
+	/* the default files: a missing one is no error */
+	assert_int_equal(dg_sudoers_read(defaults, 1, false, &f->ev, &f->diags), 0);
+	assert_int_equal(f->diags.n, 1);
+	/* a FIFO where a file is included: refused, never waited on */
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	assert_true(asprintf(&text, "@include %s\n", fifo) >= 0);
+	p = write_file(f, "sudoers", text);
+	assert_int_equal(read_one(f, p), -EINVAL);
+	assert_int_equal(f->ev.n, 1);
+	assert_string_equal(f->diags.v[1].file, fifo);
+	assert_string_equal(f->diags.v[1].message, strerror(EINVAL));
+	free(text);
+	free(p);
+	free(fifo);
+	free(missing);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(an_excluded_group_and_its_decoys, setup, teardown),
+		cmocka_unit_test_setup_teardown(aliases_expand_to_their_members, setup, teardown),
+		cmocka_unit_test_setup_teardown(an_alias_loop_is_an_error_with_its_line, setup, teardown),
+		cmocka_unit_test_setup_teardown(includes_and_include_directories, setup, teardown),
+		cmocka_unit_test_setup_teardown(continuations_and_comments, setup, teardown),
+		cmocka_unit_test_setup_teardown(a_read_error_returns_errno_and_adds_nothing, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
