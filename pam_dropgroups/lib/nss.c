@@ -132,14 +132,6 @@ static int get_user(const char *name, uid_t uid, struct passwd *pw,
 		    : nss_get(call_getpwuid, _SC_GETPW_R_SIZE_MAX, &uid, pw, buf);
 }
 
-static void fclosep(FILE **f)
-{
-	if (*f)
-		(void)fclose(*f);
-}
-
-#define _cleanup_fclose_ __attribute__((cleanup(fclosep)))
-
 /* glibc's nscd socket (_PATH_NSCDSOCKET).  When it is there, glibc asks
  * nscd before any backend, and nscd may answer from a cache older than
  * the file (check-files off, or an edit it missed): that answer is what

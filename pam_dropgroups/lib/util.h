@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -17,9 +18,15 @@ static inline void dg_closep(int *fd)
 	if (*fd >= 0)
 		(void)close(*fd);
 }
+static inline void dg_fclosep(FILE **f)
+{
+	if (*f)
+		(void)fclose(*f);
+}
 
 #define _cleanup_free_ __attribute__((cleanup(dg_freep)))
 #define _cleanup_close_ __attribute__((cleanup(dg_closep)))
+#define _cleanup_fclose_ __attribute__((cleanup(dg_fclosep)))
 
 /* Hand ownership of a cleanup-managed pointer to the caller. */
 #define DG_TAKE(p)                                                             \
