@@ -749,26 +749,6 @@ int dg_config_load(const char *path, const char *extra_drop_in,
 	return dg_config_load_as(path, &as, out, diags);
 }
 
-/* The "%group" names: a wrong "not found" for one of them could make a
- * later rule match instead, so a not-found answer is asked twice. */
-static int percent_group_names(const struct dg_config *cfg,
-			       struct dg_strings *out)
-{
-	*out = (struct dg_strings){0};
-	for (size_t i = 0; i < cfg->rules.n; i++) {
-		const struct dg_strings *users = &cfg->rules.v[i].users;
-
-		for (size_t j = 0; j < users->n; j++)
-			if (users->v[j][0] == '%' && users->v[j][1] &&
-			    dg_strings_add(out, users->v[j] + 1) < 0) {
-				dg_strings_free(out);
-				return -ENOMEM;
-			}
-	}
-	dg_strings_sort_unique(out);
-	return 0;
-}
-
 int dg_policy_resolve(const struct dg_config *cfg, bool check_users,
 		      struct dg_policy *policy, struct dg_diags *diags)
 {
@@ -777,7 +757,7 @@ int dg_policy_resolve(const struct dg_config *cfg, bool check_users,
 	int r;
 
 	if ((r = dg_config_group_names(cfg, &names)) < 0 ||
-	    (r = percent_group_names(cfg, &confirm)) < 0 ||
+	    (r = dg_config_user_group_names(cfg, &confirm)) < 0 ||
 	    (r = dg_nss_groups_by_name(&names, &confirm, &groups)) < 0)
 		goto out;
 	if (check_users && ((r = dg_config_user_names(cfg, &user_names)) < 0 ||

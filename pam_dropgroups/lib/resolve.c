@@ -105,6 +105,23 @@ static size_t name_slots(const struct dg_config *cfg)
 	return n;
 }
 
+/* The group of every "%group" entry in users lists (a bare "%" names
+ * none).  With g->v NULL, only counts them in g->n. */
+static void gather_user_groups(const struct dg_config *cfg, struct gather *g)
+{
+	for (size_t i = 0; i < cfg->rules.n; i++) {
+		const struct dg_strings *users = &cfg->rules.v[i].users;
+
+		for (size_t j = 0; j < users->n; j++) {
+			if (users->v[j][0] != '%' || !users->v[j][1])
+				continue;
+			if (g->v)
+				g->v[g->n] = users->v[j] + 1;
+			g->n++;
+		}
+	}
+}
+
 int dg_config_group_names(const struct dg_config *cfg, struct dg_strings *out)
 {
 	_cleanup_free_ const char **v = dg_new0(const char *, name_slots(cfg));
@@ -114,14 +131,27 @@ int dg_config_group_names(const struct dg_config *cfg, struct dg_strings *out)
 	if (!v)
 		return -ENOMEM;
 	gather_refs(&cfg->restricting, &g);
-	for (size_t i = 0; i < cfg->rules.n; i++) {
-		const struct dg_rule_src *src = &cfg->rules.v[i];
+	for (size_t i = 0; i < cfg->rules.n; i++)
+		gather_refs(&cfg->rules.v[i].groups, &g);
+	gather_user_groups(cfg, &g);
+	return copy_unique(&g, out);
+}
 
-		gather_refs(&src->groups, &g);
-		for (size_t j = 0; j < src->users.n; j++)
-			if (src->users.v[j][0] == '%' && src->users.v[j][1])
-				g.v[g.n++] = src->users.v[j] + 1;
-	}
+int dg_config_user_group_names(const struct dg_config *cfg,
+			       struct dg_strings *out)
+{
+	_cleanup_free_ const char **v = NULL;
+	struct gather g = {NULL, 0};
+
+	*out = (struct dg_strings){0};
+	gather_user_groups(cfg, &g);
+	/* most policies name no "%group": nothing to allocate */
+	if (!g.n)
+		return 0;
+	if (!(v = dg_new0(const char *, g.n)))
+		return -ENOMEM;
+	g = (struct gather){v, 0};
+	gather_user_groups(cfg, &g);
 	return copy_unique(&g, out);
 }
 

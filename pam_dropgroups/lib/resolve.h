@@ -28,6 +28,13 @@ struct dg_name_answers {
  * "%group" entries), sorted: what must be looked up.  0 or -ENOMEM. */
 int dg_config_group_names(const struct dg_config *cfg, struct dg_strings *out);
 
+/* The distinct groups of its "%group" users entries, sorted: the names
+ * whose "not found" is asked twice (dg_nss_groups_by_name's confirm),
+ * since a wrong one could make a later rule match instead.  0 or
+ * -ENOMEM. */
+int dg_config_user_group_names(const struct dg_config *cfg,
+			       struct dg_strings *out);
+
 /* The distinct user names in users lists ("*" and "%group" aside). */
 int dg_config_user_names(const struct dg_config *cfg, struct dg_strings *out);
 

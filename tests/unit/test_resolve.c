@@ -362,6 +362,43 @@ static void alias_of_a_restricting_name_stays(void **state)
 	unbuild(&b);
 }
 
+/* The names whose "not found" NSS is asked twice: the "%group" entries
+ * of users lists, once each, and no other name the policy gives. */
+static void user_groups_are_the_percent_entries_alone(void **state)
+{
+	struct dg_config cfg = {0};
+	struct dg_diags diags = {0};
+	struct dg_strings names = {0};
+
+	(void)state;
+	assert_int_equal(dg_config_parse(&cfg, "t.conf",
+					 HEAD "restricting = ( \"games-abusers\" );\n"
+					 "rules = (\n"
+					 " { services = \"s\"; users = ( \"%users\", \"alice\", \"%students\" ); drop = \"audio\"; },\n"
+					 " { services = \"t\"; users = \"%students\"; drop = 1; } );\n",
+					 DG_MAIN_FILE, &diags),
+			 0);
+	assert_false(dg_diags_failed(&diags));
+	assert_int_equal(dg_config_user_group_names(&cfg, &names), 0);
+	assert_int_equal(names.n, 2);
+	assert_string_equal(names.v[0], "students");
+	assert_string_equal(names.v[1], "users");
+	dg_strings_free(&names);
+	dg_config_free(&cfg);
+	dg_diags_free(&diags);
+
+	assert_int_equal(dg_config_parse(&cfg, "t.conf",
+					 HEAD "restricting = ( );\n"
+					 "rules = ( { services = \"s\"; users = \"alice\"; drop = 1; } );\n",
+					 DG_MAIN_FILE, &diags),
+			 0);
+	assert_int_equal(dg_config_user_group_names(&cfg, &names), 0);
+	assert_int_equal(names.n, 0);
+	dg_strings_free(&names);
+	dg_config_free(&cfg);
+	dg_diags_free(&diags);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -378,6 +415,7 @@ int main(void)
 		cmocka_unit_test(services_and_users_match_case_sensitively),
 		cmocka_unit_test(percent_group_matches_the_primary_gid),
 		cmocka_unit_test(alias_of_a_restricting_name_stays),
+		cmocka_unit_test(user_groups_are_the_percent_entries_alone),
 	};
 
 	return cmocka_run_group_tests_name("resolve", tests, NULL, NULL);
