@@ -636,6 +636,11 @@ static int check_drop_in_dir(const struct dg_load_as *as, int incfd,
 
 /* The installed policy (no candidates) is worth caching: a clean parse
  * of it is kept, and the next load may take it from the cache. */
+static bool cacheable(const struct dg_load_as *as)
+{
+	return !as->main_from && !as->drop_in;
+}
+
 static void keep(const char *path, struct reading *rd, size_t first)
 {
 	struct dg_diags *diags = rd->diags;
@@ -647,95 +652,175 @@ static void keep(const char *path, struct reading *rd, size_t first)
 		       diags->n - first);
 }
 
-int dg_config_load_as(const char *path, const struct dg_load_as *as,
-		      struct dg_config *out, struct dg_diags *diags)
+/* One load: where the main file is, and what has been opened and read
+ * so far.  A candidate main file is judged on its own descriptor
+ * (Ansible's temporary directory may be anybody's); everything else as
+ * if it were installed at path. */
+struct load {
+	const char *path;
+	const struct dg_load_as *as;
+	const char *main_display; /* the main file, in messages */
+	char *dir;		  /* path's directory, opened as dirfd */
+	const char *base;	  /* path's last component */
+	int dirfd;
+	int incfd;		  /* the include directory, or -1 */
+	char *inc_display;
+	char *extra_text;	  /* a candidate drop-in's text */
+	size_t first;		  /* diags before this load */
+	struct reading rd;
+};
+
+static void load_free(struct load *ld)
 {
-	static const struct dg_load_as none = {0};
-	_cleanup_free_ char *dir = NULL, *inc_display = NULL;
-	_cleanup_free_ char *main_text = NULL, *extra_text = NULL;
-	_cleanup_close_ int dirfd = -1, incfd = -1;
-	const char *base = NULL, *main_display;
-	struct reading rd = {.out = out, .diags = diags};
-	struct subst sub = {0};
-	size_t first = diags->n;
-	bool cacheable;
-	int r;
+	reading_free(&ld->rd);
+	free(ld->dir);
+	free(ld->inc_display);
+	free(ld->extra_text);
+	dg_closep(&ld->dirfd);
+	dg_closep(&ld->incfd);
+}
 
-	*out = (struct dg_config){0};
-	if (!as)
-		as = &none;
-	cacheable = !as->main_from && !as->drop_in;
-	/* a candidate main file is judged on its own descriptor (Ansible's
-	 * temporary directory may be anybody's); everything else as if it
-	 * were installed at path */
-	main_display = as->main_from ? as->main_from : path;
-	r = open_parent(path, &dir, &base, &dirfd, diags);
-	if (r == 0)
-		r = as->main_from ? read_policy_file(AT_FDCWD, as->main_from,
-						     main_display, &main_text,
-						     diags)
-				  : read_policy_file(dirfd, base, path,
-						     &main_text, diags);
-	if (r == 0 && cacheable)
-		r = dg_cache_read(path, &rd.cache);
-	if (r == 0)
-		r = got_file(&rd, main_display, DG_MAIN_FILE,
-			     DG_TAKE(main_text));
-	if (r != 0)
-		goto out;
-	/* Where the main file is broken, include_dir may be wrong too. */
-	if (dg_diags_failed(diags))
-		goto out;
+/* The main file's directory, the main file (the candidate, or the
+ * installed one), and the cache where it may stand in for the files. */
+static int read_main(struct load *ld)
+{
+	_cleanup_free_ char *text = NULL;
+	struct dg_diags *diags = ld->rd.diags;
+	int r = open_parent(ld->path, &ld->dir, &ld->base, &ld->dirfd, diags);
 
-	r = open_include_dir(rd.cache ? dg_cache_config(rd.cache) : out,
-			     dirfd, dir, base, main_display, &incfd,
-			     &inc_display, sink(&rd));
-	if (rd.cache && (r != 0 || rd.held.n) && leave_cache(&rd, rd.n) < 0)
+	if (r == 0)
+		r = ld->as->main_from
+			    ? read_policy_file(AT_FDCWD, ld->as->main_from,
+					       ld->main_display, &text, diags)
+			    : read_policy_file(ld->dirfd, ld->base, ld->path,
+					       &text, diags);
+	if (r == 0 && cacheable(ld->as))
+		r = dg_cache_read(ld->path, &ld->rd.cache);
+	if (r == 0)
+		r = got_file(&ld->rd, ld->main_display, DG_MAIN_FILE,
+			     DG_TAKE(text));
+	return r;
+}
+
+/* The include directory the main file names (the cache's copy of the
+ * main file while the cache holds): the cache is left on any problem. */
+static int open_includes(struct load *ld)
+{
+	struct reading *rd = &ld->rd;
+	int r = open_include_dir(rd->cache ? dg_cache_config(rd->cache)
+					   : rd->out,
+				 ld->dirfd, ld->dir, ld->base,
+				 ld->main_display, &ld->incfd,
+				 &ld->inc_display, sink(rd));
+
+	if (rd->cache && (r != 0 || rd->held.n) && leave_cache(rd, rd->n) < 0)
 		r = -ENOMEM;
-	if (r == 0 && as->drop_in)
-		r = check_drop_in_dir(as, incfd, inc_display, main_display,
-				      diags);
-	if (r == 0 && incfd >= 0 && as->drop_in) {
+	return r;
+}
+
+/* What stands in for an installed drop-in, if anything (sub->name is
+ * then set): the candidate drop-in, read here, or the candidate main
+ * file. */
+static int find_subst(struct load *ld, struct subst *sub)
+{
+	const struct dg_load_as *as = ld->as;
+
+	if (as->drop_in) {
 		/* a candidate stands in for the installed drop-in of its
 		 * name, or of the name it is to be installed as (Ansible's
 		 * copy is "source"), at that name's place in the order */
 		const char *name = as->drop_in_as ? as->drop_in_as
 						  : as->drop_in;
+		int r = read_policy_file(AT_FDCWD, as->drop_in, as->drop_in,
+					 &ld->extra_text, ld->rd.diags);
 
-		r = read_policy_file(AT_FDCWD, as->drop_in, as->drop_in,
-				     &extra_text, diags);
-		sub = (struct subst){
+		*sub = (struct subst){
 			.name = strrchr(name, '/') ? strrchr(name, '/') + 1
 						   : name,
 			.display = as->drop_in,
-			.text = extra_text,
+			.text = ld->extra_text,
 		};
-	} else if (r == 0 && incfd >= 0 && as->main_from &&
-		   dg_is_drop_in_name(base) && same_dir(incfd, dirfd)) {
+		return r;
+	}
+	if (as->main_from && dg_is_drop_in_name(ld->base) &&
+	    same_dir(ld->incfd, ld->dirfd))
 		/* include_dir is the main file's own directory: the module
 		 * reads the main file as a drop-in too */
-		sub = (struct subst){.name = base, .display = main_display,
-				     .text = rd.files[0].text};
-	}
-	if (r == 0 && incfd >= 0)
-		r = load_drop_ins(&rd, incfd, inc_display, main_display,
-				  sub.name ? &sub : NULL);
-	if (r == 0 && rd.cache && rd.n == dg_cache_n_files(rd.cache)) {
-		/* every file, byte for byte, is the cache's */
-		r = dg_cache_use(DG_TAKE(rd.cache), out, diags);
+		*sub = (struct subst){.name = ld->base,
+				      .display = ld->main_display,
+				      .text = ld->rd.files[0].text};
+	return 0;
+}
+
+/* The include directory and its drop-ins, with whatever stands in for
+ * one of them. */
+static int read_drop_ins(struct load *ld)
+{
+	struct subst sub = {0};
+	int r = open_includes(ld);
+
+	if (r == 0 && ld->as->drop_in)
+		r = check_drop_in_dir(ld->as, ld->incfd, ld->inc_display,
+				      ld->main_display, ld->rd.diags);
+	if (r == 0 && ld->incfd >= 0)
+		r = find_subst(ld, &sub);
+	if (r == 0 && ld->incfd >= 0)
+		r = load_drop_ins(&ld->rd, ld->incfd, ld->inc_display,
+				  ld->main_display, sub.name ? &sub : NULL);
+	return r;
+}
+
+/* Every file is read: take the cache's policy where each was the
+ * cache's, byte for byte; otherwise the parse stands, and is kept for
+ * the next load. */
+static int settle_cache(struct load *ld)
+{
+	struct reading *rd = &ld->rd;
+	int r;
+
+	if (rd->cache && rd->n == dg_cache_n_files(rd->cache))
+		return dg_cache_use(DG_TAKE(rd->cache), rd->out, rd->diags);
+	/* a drop-in was removed */
+	if (rd->cache && (r = leave_cache(rd, rd->n)) != 0)
+		return r;
+	if (cacheable(ld->as))
+		keep(ld->path, rd, ld->first);
+	return 0;
+}
+
+int dg_config_load_as(const char *path, const struct dg_load_as *as,
+		      struct dg_config *out, struct dg_diags *diags)
+{
+	static const struct dg_load_as none = {0};
+	struct load ld;
+	int r;
+
+	*out = (struct dg_config){0};
+	if (!as)
+		as = &none;
+	ld = (struct load){
+		.path = path,
+		.as = as,
+		.main_display = as->main_from ? as->main_from : path,
+		.dirfd = -1,
+		.incfd = -1,
+		.first = diags->n,
+		.rd = {.out = out, .diags = diags},
+	};
+	r = read_main(&ld);
+	/* Where the main file is broken, include_dir may be wrong too. */
+	if (r != 0 || dg_diags_failed(diags))
 		goto out;
-	}
-	if (r == 0 && rd.cache)
-		r = leave_cache(&rd, rd.n); /* a drop-in was removed */
-	if (r == 0 && cacheable)
-		keep(path, &rd, first);
+	r = read_drop_ins(&ld);
+	if (r == 0)
+		r = settle_cache(&ld);
 	/* after the drop-ins, so that what is wrong with them is said too */
 	if (r != -ENOMEM && as->main_from &&
-	    check_abandoned(dirfd, dir, base, path, incfd, main_display,
-			    diags) == -ENOMEM)
+	    check_abandoned(ld.dirfd, ld.dir, ld.base, path, ld.incfd,
+			    ld.main_display, diags) == -ENOMEM)
 		r = -ENOMEM;
 out:
-	reading_free(&rd);
+	load_free(&ld);
 	return r == -ENOMEM ? r : 0;
 }
 
