@@ -44,59 +44,35 @@ static int nss_result(int r, const void *res)
 	return r > 0 ? -r : -EIO;
 }
 
-/* One *_r call: the key, the entry to fill, the buffer; *found is the
- * entry on success. */
-typedef int (*nss_call)(const void *key, void *entry, char *buf,
-			size_t size, void **found);
-
-static int call_getgrnam(const void *key, void *entry, char *buf, size_t size,
-			 void **found)
+/* One *_r call: a group (group) or a user, by name (name != NULL) or by
+ * id, into entry (a struct group or passwd) and buf.  0 or the call's
+ * error number, with *found the entry, or NULL for "not found". */
+static int call_r(bool group, const char *name, id_t id, void *entry,
+		  char *buf, size_t size, void **found)
 {
-	struct group *res = NULL;
-	int r = getgrnam_r(key, entry, buf, size, &res);
+	struct group *gr = NULL;
+	struct passwd *pw = NULL;
+	int r;
 
-	*found = res;
+	if (group)
+		r = name ? getgrnam_r(name, entry, buf, size, &gr)
+			 : getgrgid_r((gid_t)id, entry, buf, size, &gr);
+	else
+		r = name ? getpwnam_r(name, entry, buf, size, &pw)
+			 : getpwuid_r((uid_t)id, entry, buf, size, &pw);
+	*found = group ? (void *)gr : (void *)pw;
 	return r;
 }
 
-static int call_getgrgid(const void *key, void *entry, char *buf, size_t size,
-			 void **found)
+/* One look-up (as call_r): start from the buffer size sysconf suggests
+ * and double it on ERANGE.  1 with *buf holding the entry's strings (the
+ * caller frees it), 0 when there is no such entry, or -errno when NSS
+ * could not answer. */
+static int nss_get(bool group, const char *name, id_t id, void *entry,
+		   char **buf)
 {
-	struct group *res = NULL;
-	int r = getgrgid_r(*(const gid_t *)key, entry, buf, size, &res);
-
-	*found = res;
-	return r;
-}
-
-static int call_getpwnam(const void *key, void *entry, char *buf, size_t size,
-			 void **found)
-{
-	struct passwd *res = NULL;
-	int r = getpwnam_r(key, entry, buf, size, &res);
-
-	*found = res;
-	return r;
-}
-
-static int call_getpwuid(const void *key, void *entry, char *buf, size_t size,
-			 void **found)
-{
-	struct passwd *res = NULL;
-	int r = getpwuid_r(*(const uid_t *)key, entry, buf, size, &res);
-
-	*found = res;
-	return r;
-}
-
-/* One look-up: start from the buffer size sysconf suggests and double it
- * on ERANGE.  1 with *buf holding the entry's strings (the caller frees
- * it), 0 when there is no such entry, or -errno when NSS could not
- * answer. */
-static int nss_get(nss_call call, int sysconf_key, const void *key,
-		   void *entry, char **buf)
-{
-	size_t size = initial_buffer(sysconf_key);
+	size_t size = initial_buffer(group ? _SC_GETGR_R_SIZE_MAX
+					   : _SC_GETPW_R_SIZE_MAX);
 
 	for (;;) {
 		_cleanup_free_ char *b = malloc(size);
@@ -105,7 +81,7 @@ static int nss_get(nss_call call, int sysconf_key, const void *key,
 
 		if (!b)
 			return -ENOMEM;
-		r = call(key, entry, b, size, &found);
+		r = call_r(group, name, id, entry, b, size, &found);
 		if (r == ERANGE && size < NSS_BUFFER_MAX) {
 			size *= 2;
 			continue;
@@ -120,16 +96,14 @@ static int nss_get(nss_call call, int sysconf_key, const void *key,
 static int get_group(const char *name, gid_t gid, struct group *gr,
 		     char **buf)
 {
-	return name ? nss_get(call_getgrnam, _SC_GETGR_R_SIZE_MAX, name, gr, buf)
-		    : nss_get(call_getgrgid, _SC_GETGR_R_SIZE_MAX, &gid, gr, buf);
+	return nss_get(true, name, gid, gr, buf);
 }
 
 /* A user by name (name != NULL) or by uid, into *pw. */
 static int get_user(const char *name, uid_t uid, struct passwd *pw,
 		    char **buf)
 {
-	return name ? nss_get(call_getpwnam, _SC_GETPW_R_SIZE_MAX, name, pw, buf)
-		    : nss_get(call_getpwuid, _SC_GETPW_R_SIZE_MAX, &uid, pw, buf);
+	return nss_get(false, name, uid, pw, buf);
 }
 
 /* glibc's nscd socket (_PATH_NSCDSOCKET).  When it is there, glibc asks
@@ -216,33 +190,20 @@ static int file_pass(const char *path, int sysconf_key, bool groups,
 	return file_pass_text(path, sysconf_key, groups, NULL, found, ctx);
 }
 
-static int file_pass_text(const char *path, int sysconf_key, bool groups,
-			  file_text_fn seen, file_entry_fn found, void *ctx)
+/* Each entry of text, a group (groups) or passwd file, through glibc's
+ * own parser, in file order. */
+static int parse_entries(char *text, size_t len, int sysconf_key,
+			 bool groups, file_entry_fn found, void *ctx)
 {
-	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
-	_cleanup_free_ char *text = NULL;
-	_cleanup_fclose_ FILE *f = NULL;
-	size_t size = initial_buffer(sysconf_key), len = 0;
+	_cleanup_fclose_ FILE *f = fmemopen(text, len, "r");
+	size_t size = initial_buffer(sysconf_key);
 	_cleanup_free_ char *buf = malloc(size);
-	struct stat st;
 	int r;
 
-	if (fd < 0 || fstat(fd, &st) < 0)
+	if (!f)
 		return errno == ENOMEM ? -ENOMEM : -EIO;
 	if (!buf)
 		return -ENOMEM;
-	/* Read whole, then parsed from memory by glibc's own parser:
-	 * fgetgrent_r on the file would ask the kernel for its offset
-	 * (lseek) at every line. */
-	r = dg_read_whole(fd, (size_t)st.st_size, FILE_PASS_MAX, &text, &len);
-	if (r < 0)
-		return r == -ENOMEM ? r : -EIO;
-	if (seen && (r = seen(text, len, ctx)) < 0)
-		return r;
-	if (!len)
-		return 0;
-	if (!(f = fmemopen(text, len, "r")))
-		return errno == ENOMEM ? -ENOMEM : -EIO;
 	for (;;) {
 		union { struct group gr; struct passwd pw; } e;
 		void *res = NULL;
@@ -275,6 +236,30 @@ static int file_pass_text(const char *path, int sysconf_key, bool groups,
 		if ((r = found(res, ctx)) < 0)
 			return r;
 	}
+}
+
+static int file_pass_text(const char *path, int sysconf_key, bool groups,
+			  file_text_fn seen, file_entry_fn found, void *ctx)
+{
+	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
+	_cleanup_free_ char *text = NULL;
+	size_t len = 0;
+	struct stat st;
+	int r;
+
+	if (fd < 0 || fstat(fd, &st) < 0)
+		return errno == ENOMEM ? -ENOMEM : -EIO;
+	/* Read whole, then parsed from memory by glibc's own parser:
+	 * fgetgrent_r on the file would ask the kernel for its offset
+	 * (lseek) at every line. */
+	r = dg_read_whole(fd, (size_t)st.st_size, FILE_PASS_MAX, &text, &len);
+	if (r < 0)
+		return r == -ENOMEM ? r : -EIO;
+	if (seen && (r = seen(text, len, ctx)) < 0)
+		return r;
+	if (!len)
+		return 0;
+	return parse_entries(text, len, sysconf_key, groups, found, ctx);
 }
 
 /* nss_files never answers with a compat "+"/"-" entry. */
@@ -373,31 +358,37 @@ int dg_group_by_name(const char *name, gid_t *gid)
 	return r;
 }
 
-static int answers_new(const struct dg_strings *names,
-		       struct dg_name_answers *out)
+/* An answer for each name (status 0), and those the files backend gives
+ * in one pass (done[i] set): the caller asks each other name on its own.
+ * 0, or -ENOMEM with out empty. */
+static int answers_start(bool groups, const struct dg_strings *names,
+			 struct dg_name_answers *out, bool **done)
 {
+	int r = 0;
+
 	*out = (struct dg_name_answers){0};
-	if (!(out->v = dg_new0(struct dg_name_answer, names->n)))
-		return -ENOMEM;
-	for (size_t i = 0; i < names->n; i++, out->n++)
-		if (!(out->v[i].name = strdup(names->v[i]))) {
-			dg_name_answers_free(out);
-			return -ENOMEM;
-		}
-	return 0;
+	if (!(out->v = dg_new0(struct dg_name_answer, names->n)) ||
+	    !(*done = dg_new0(bool, names->n + 1)))
+		r = -ENOMEM;
+	for (size_t i = 0; i < names->n && r == 0; i++)
+		if ((out->v[i].name = strdup(names->v[i])))
+			out->n++;
+		else
+			r = -ENOMEM;
+	if (r == 0)
+		r = answers_from_file(groups, out, *done);
+	if (r < 0)
+		dg_name_answers_free(out);
+	return r;
 }
 
 int dg_nss_groups_by_name(const struct dg_strings *names,
 			  const struct dg_strings *confirm,
 			  struct dg_name_answers *out)
 {
-	int r = answers_new(names, out);
-	_cleanup_free_ bool *done = r == 0 ? dg_new0(bool, out->n + 1) : NULL;
+	_cleanup_free_ bool *done = NULL;
+	int r = answers_start(true, names, out, &done);
 
-	if (r == 0 && !done)
-		r = -ENOMEM;
-	if (r == 0)
-		r = answers_from_file(true, out, done);
 	for (size_t i = 0; i < out->n && r == 0; i++) {
 		struct dg_name_answer *a = &out->v[i];
 
@@ -418,13 +409,9 @@ int dg_nss_groups_by_name(const struct dg_strings *names,
 int dg_nss_users_exist(const struct dg_strings *names,
 		       struct dg_name_answers *out)
 {
-	int r = answers_new(names, out);
-	_cleanup_free_ bool *done = r == 0 ? dg_new0(bool, out->n + 1) : NULL;
+	_cleanup_free_ bool *done = NULL;
+	int r = answers_start(false, names, out, &done);
 
-	if (r == 0 && !done)
-		r = -ENOMEM;
-	if (r == 0)
-		r = answers_from_file(false, out, done);
 	for (size_t i = 0; i < out->n && r == 0; i++) {
 		_cleanup_free_ char *buf = NULL;
 		struct passwd pw;
