@@ -344,6 +344,23 @@ static int check_ahead(pam_handle_t *pamh, const struct dg_args *args,
 	return PAM_SUCCESS;
 }
 
+/* What authenticate, account management and open_session do once their
+ * arguments are read: check_ahead or trim, failing with fail_code. */
+typedef int (*pam_step)(pam_handle_t *pamh, const struct dg_args *args,
+			int fail_code);
+
+/* Parse the arguments and run step: every failure is the call's own
+ * fail_code, or PAM_SYSTEM_ERR with system_err. */
+static int run_step(pam_handle_t *pamh, int argc, const char **argv,
+		    pam_step step, int fail_code)
+{
+	struct dg_args args;
+
+	if (parse_args(pamh, argc, argv, &args) < 0)
+		return failure(&args, fail_code);
+	return step(pamh, &args, failure(&args, fail_code));
+}
+
 /* Not an authentication: the module never says who someone is.  But
  * libpam replays the results of pam_authenticate in pam_setcred on the
  * same handle, and ignores there every module that said PAM_IGNORE here,
@@ -355,12 +372,8 @@ static int check_ahead(pam_handle_t *pamh, const struct dg_args *args,
 PAM_EXTERN int pam_sm_authenticate(pam_handle_t *pamh, int flags, int argc,
 				   const char **argv)
 {
-	struct dg_args args;
-
 	(void)flags;
-	if (parse_args(pamh, argc, argv, &args) < 0)
-		return failure(&args, PAM_AUTH_ERR);
-	return check_ahead(pamh, &args, failure(&args, PAM_AUTH_ERR));
+	return run_step(pamh, argc, argv, check_ahead, PAM_AUTH_ERR);
 }
 
 PAM_EXTERN int pam_sm_setcred(pam_handle_t *pamh, int flags, int argc,
@@ -391,23 +404,15 @@ PAM_EXTERN int pam_sm_setcred(pam_handle_t *pamh, int flags, int argc,
 PAM_EXTERN int pam_sm_acct_mgmt(pam_handle_t *pamh, int flags, int argc,
 				const char **argv)
 {
-	struct dg_args args;
-
 	(void)flags;
-	if (parse_args(pamh, argc, argv, &args) < 0)
-		return failure(&args, PAM_PERM_DENIED);
-	return check_ahead(pamh, &args, failure(&args, PAM_PERM_DENIED));
+	return run_step(pamh, argc, argv, check_ahead, PAM_PERM_DENIED);
 }
 
 PAM_EXTERN int pam_sm_open_session(pam_handle_t *pamh, int flags, int argc,
 				   const char **argv)
 {
-	struct dg_args args;
-
 	(void)flags;
-	if (parse_args(pamh, argc, argv, &args) < 0)
-		return failure(&args, PAM_SESSION_ERR);
-	return trim(pamh, &args, failure(&args, PAM_SESSION_ERR));
+	return run_step(pamh, argc, argv, trim, PAM_SESSION_ERR);
 }
 
 PAM_EXTERN int pam_sm_close_session(pam_handle_t *pamh, int flags, int argc,
