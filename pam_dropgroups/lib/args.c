@@ -17,13 +17,10 @@ static int refuse(char **why, const char *fmt, ...)
 static int refuse(char **why, const char *fmt, ...)
 {
 	va_list ap;
-	int r;
 
 	va_start(ap, fmt);
-	r = vasprintf(why, fmt, ap);
+	*why = dg_vasprintf(fmt, ap);
 	va_end(ap);
-	if (r < 0)
-		*why = NULL;
 	return -EINVAL;
 }
 

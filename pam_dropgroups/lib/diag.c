@@ -15,13 +15,11 @@ void dg_diags_add(struct dg_diags *d, enum dg_severity severity,
 	_cleanup_free_ char *message = NULL;
 	_cleanup_free_ char *file_copy = NULL;
 	va_list ap;
-	int r;
 
 	va_start(ap, fmt);
-	r = vasprintf(&message, fmt, ap);
+	message = dg_vasprintf(fmt, ap);
 	va_end(ap);
-	if (r < 0) {
-		message = NULL;
+	if (!message) {
 		d->lost = true;
 		return;
 	}

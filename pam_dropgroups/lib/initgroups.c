@@ -60,16 +60,11 @@ static int said_failed(struct said *s, const char *fmt, ...)
 static int said_failed(struct said *s, const char *fmt, ...)
 {
 	va_list ap;
-	int r;
 
 	va_start(ap, fmt);
-	r = vasprintf(&s->why, fmt, ap);
+	s->why = dg_vasprintf(fmt, ap);
 	va_end(ap);
-	if (r < 0) {
-		s->why = NULL;
-		return -ENOMEM;
-	}
-	return 0;
+	return s->why ? 0 : -ENOMEM;
 }
 
 static int ask_files(const struct dg_user *user, struct list *l,

@@ -32,6 +32,13 @@ int dg_grow(void **v, size_t *cap, size_t need, size_t elem)
 	return 0;
 }
 
+char *dg_vasprintf(const char *fmt, va_list ap)
+{
+	char *s = NULL;
+
+	return vasprintf(&s, fmt, ap) < 0 ? NULL : s;
+}
+
 int dg_strings_add(struct dg_strings *s, const char *str)
 {
 	_cleanup_free_ char *copy = strdup(str);

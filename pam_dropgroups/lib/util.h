@@ -5,6 +5,7 @@
 #ifndef DG_UTIL_H
 #define DG_UTIL_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -27,6 +28,12 @@ static inline void dg_fclosep(FILE **f)
 #define _cleanup_free_ __attribute__((cleanup(dg_freep)))
 #define _cleanup_close_ __attribute__((cleanup(dg_closep)))
 #define _cleanup_fclose_ __attribute__((cleanup(dg_fclosep)))
+
+/* fmt and ap formatted into a new string, or NULL on any failure:
+ * vasprintf leaves its pointer undefined when it fails, and every caller
+ * wants a NULL to test (and to free). */
+char *dg_vasprintf(const char *fmt, va_list ap)
+	__attribute__((format(printf, 1, 0)));
 
 /* Hand ownership of a cleanup-managed pointer to the caller. */
 #define DG_TAKE(p)                                                             \

@@ -585,12 +585,11 @@ static int add_way(struct dg_strings *out, const char *fmt, ...)
 {
 	_cleanup_free_ char *s = NULL;
 	va_list ap;
-	int r;
 
 	va_start(ap, fmt);
-	r = vasprintf(&s, fmt, ap);
+	s = dg_vasprintf(fmt, ap);
 	va_end(ap);
-	if (r < 0 || DG_APPEND(out, s) < 0)
+	if (!s || DG_APPEND(out, s) < 0)
 		return -ENOMEM;
 	s = NULL;
 	return 0;

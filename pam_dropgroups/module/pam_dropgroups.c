@@ -54,13 +54,12 @@ static void log_fail(pam_handle_t *pamh, const char *fmt, ...)
 {
 	_cleanup_free_ char *what = NULL;
 	va_list ap;
-	int r;
 
 	va_start(ap, fmt);
-	r = vasprintf(&what, fmt, ap);
+	what = dg_vasprintf(fmt, ap);
 	va_end(ap);
 	pam_syslog(pamh, LOG_ERR, "%s; groups left unchanged",
-		   r < 0 ? "out of memory" : what);
+		   what ? what : "out of memory");
 }
 
 /* At most this many warnings per call reach syslog: a policy with
