@@ -82,8 +82,9 @@ int dg_no_new_privs(void)
 	return r < 0 ? -errno : r;
 }
 
-/* Sysctls are read in chunks of this size, up to the second: the sticky
- * list can be longer than any fixed buffer, but not without bound. */
+/* Sysctls are read from a buffer of this size, doubled up to the second
+ * as needed: the sticky list can be longer than any fixed buffer, but
+ * not without bound. */
 #define SYSCTL_READ_CHUNK 4096
 #define SYSCTL_READ_MAX (1u << 20)
 
@@ -91,26 +92,15 @@ int dg_sysctl_read(const char *path, char **out)
 {
 	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
 	_cleanup_free_ char *buf = NULL;
-	size_t len = 0, cap = 0;
+	size_t len = 0;
+	int r;
 
 	if (fd < 0)
 		return -errno;
-	for (;;) {
-		ssize_t n;
-
-		if (dg_grow((void **)&buf, &cap, len + SYSCTL_READ_CHUNK, 1) < 0)
-			return -ENOMEM;
-		n = read(fd, buf + len, cap - len - 1);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		if (n == 0)
-			break;
-		len += (size_t)n;
-		if (len > SYSCTL_READ_MAX)
-			return -EFBIG;
-	}
+	/* /proc files say no size (or a page): the hint is a guess */
+	r = dg_read_whole(fd, SYSCTL_READ_CHUNK, SYSCTL_READ_MAX, &buf, &len);
+	if (r < 0)
+		return r;
 	while (len > 0 && (buf[len - 1] == '\n' || buf[len - 1] == ' '))
 		len--;
 	buf[len] = '\0';
