@@ -194,7 +194,49 @@ static int parse_opts(int argc, char **argv, const struct opts *o)
 	return optind;
 }
 
+/* Parse the options of a command that takes no operands: EXIT_OK, or
+ * the exit status of a usage message. */
+static int parse_opts_only(int argc, char **argv, const struct opts *o)
+{
+	int first = parse_opts(argc, argv, o);
+
+	if (first < 0)
+		return EXIT_USAGE;
+	if (first != argc)
+		return usage_error("%s: unexpected argument \"%s\"", argv[0],
+				   argv[first]);
+	return EXIT_OK;
+}
+
 /* --- check --- */
+
+/* --as without --drop-in is the absolute path FILE will be installed at
+ * (judged as if it were there: its include_dir, the drop-ins and
+ * directories there, the copy itself on its own descriptor); with
+ * --drop-in, a name the module reads, or a path to one.  EXIT_OK, or the
+ * exit status of a usage message. */
+static int check_as(const char *as, const char *drop_in)
+{
+	if (!as)
+		return EXIT_OK;
+	if (!drop_in && (as[0] != '/' || as[strlen(as) - 1] == '/'))
+		return usage_error("check: --as \"%s\" without --drop-in: the "
+				   "absolute path FILE will be installed at",
+				   as);
+	/* a name the module would skip: the file installed under it would
+	 * never be read, whatever its content */
+	if (drop_in && strchr(as, '/') && as[0] != '/')
+		return usage_error("check: --as \"%s\": a drop-in's NAME, or "
+				   "the absolute path it will be installed at",
+				   as);
+	if (drop_in &&
+	    !dg_is_drop_in_name(strrchr(as, '/') ? strrchr(as, '/') + 1 : as))
+		return usage_error("check: --as \"%s\": a drop-in is named "
+				   "NAME.conf, without \"/\" or a leading "
+				   "dot",
+				   as);
+	return EXIT_OK;
+}
 
 static int cmd_check(int argc, char **argv)
 {
@@ -202,36 +244,14 @@ static int cmd_check(int argc, char **argv)
 	struct dg_diags diags = {0};
 	struct dg_config cfg = {0};
 	struct dg_policy policy = {0};
-	int first = parse_opts(argc, argv,
-			       &(struct opts){.config = &config,
-					      .drop_in = &drop_in,
-					      .as = &as});
+	int ret = parse_opts_only(argc, argv,
+				  &(struct opts){.config = &config,
+						 .drop_in = &drop_in,
+						 .as = &as});
 	int r;
 
-	if (first < 0)
-		return EXIT_USAGE;
-	if (first != argc)
-		return usage_error("check: unexpected argument \"%s\"",
-				   argv[first]);
-	/* without --drop-in, --as is where FILE will be installed: it is
-	 * judged as if it were there (its include_dir, the drop-ins and
-	 * directories there), the copy itself on its own descriptor */
-	if (as && !drop_in && (as[0] != '/' || as[strlen(as) - 1] == '/'))
-		return usage_error("check: --as \"%s\" without --drop-in: the "
-				   "absolute path FILE will be installed at",
-				   as);
-	/* a name the module would skip: the file installed under it would
-	 * never be read, whatever its content */
-	if (as && drop_in && strchr(as, '/') && as[0] != '/')
-		return usage_error("check: --as \"%s\": a drop-in's NAME, or "
-				   "the absolute path it will be installed at",
-				   as);
-	if (as && drop_in &&
-	    !dg_is_drop_in_name(strrchr(as, '/') ? strrchr(as, '/') + 1 : as))
-		return usage_error("check: --as \"%s\": a drop-in is named "
-				   "NAME.conf, without \"/\" or a leading "
-				   "dot",
-				   as);
+	if (ret != EXIT_OK || (ret = check_as(as, drop_in)) != EXIT_OK)
+		return ret;
 	if (as && !drop_in)
 		r = dg_policy_load_as(as, &(struct dg_load_as){.main_from = config},
 				      true, &cfg, &policy, &diags);
@@ -341,17 +361,14 @@ static int cmd_lint(int argc, char **argv)
 	struct dg_diags diags = {0};
 	struct dg_config cfg = {0};
 	struct dg_policy policy = {0};
-	int first = parse_opts(argc, argv,
-			       &(struct opts){.config = &config,
-					      .pam_dir = &pam_dir});
 	size_t n_read = 0;
+	int ret = parse_opts_only(argc, argv,
+				  &(struct opts){.config = &config,
+						 .pam_dir = &pam_dir});
 	int r;
 
-	if (first < 0)
-		return EXIT_USAGE;
-	if (first != argc)
-		return usage_error("lint: unexpected argument \"%s\"",
-				   argv[first]);
+	if (ret != EXIT_OK)
+		return ret;
 	/* the stacks are judged against the policy: a broken one first */
 	r = dg_policy_load(config, NULL, NULL, false, &cfg, &policy, &diags);
 	if (r == 0)
@@ -683,14 +700,12 @@ static int cmd_sync_kernel(int argc, char **argv)
 	struct dg_config cfg = {0};
 	struct dg_policy policy = {0};
 	_cleanup_free_ char *list = NULL;
-	int first = parse_opts(argc, argv, &(struct opts){.config = &config});
-	int r, ret;
+	int ret = parse_opts_only(argc, argv,
+				  &(struct opts){.config = &config});
+	int r;
 
-	if (first < 0)
-		return EXIT_USAGE;
-	if (first != argc)
-		return usage_error("sync-kernel: unexpected argument \"%s\"",
-				   argv[first]);
+	if (ret != EXIT_OK)
+		return ret;
 	r = dg_policy_load(config, NULL, NULL, false, &cfg, &policy, &diags);
 	print_diags(&diags);
 	/* The kernel knows gids only: add every gid the group database calls
