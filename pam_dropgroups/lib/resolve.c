@@ -321,6 +321,31 @@ static void report_user_group(const struct dg_rule_src *src,
 					       : strerror(-status));
 }
 
+/* User names match as written: looked up only for check (users != NULL),
+ * and only to warn of a typo. */
+static void check_user_name(const struct dg_rule_src *src,
+			    const struct dg_rule *rule, const char *u,
+			    const struct dg_name_answers *users,
+			    struct dg_diags *diags)
+{
+	int line = src->users_line ? src->users_line : src->line;
+	int status;
+
+	if (!users)
+		return;
+	status = answer_for(users, u, &(gid_t){0});
+	if (status == 0)
+		dg_diags_add(diags, DG_WARNING, src->file, line,
+			     "user \"%s\" in users of rule \"%s\" does not "
+			     "exist; it is ignored",
+			     u, rule->label);
+	else if (status < 0)
+		dg_diags_add(diags, DG_WARNING, src->file, line,
+			     "looking up user \"%s\" in users of rule \"%s\" "
+			     "failed: %s; it could not be checked",
+			     u, rule->label, strerror(-status));
+}
+
 static int resolve_users(const struct dg_rule_src *src,
 			 const struct dg_name_answers *groups,
 			 const struct dg_name_answers *users,
@@ -334,30 +359,13 @@ static int resolve_users(const struct dg_rule_src *src,
 	for (size_t i = 0; i < src->users.n; i++) {
 		const char *u = src->users.v[i];
 		struct dg_user_group g = {.name = u + 1};
-		int status;
 
 		if (strcmp(u, "*") == 0) {
 			rule->any_user = true;
 			continue;
 		}
 		if (u[0] != '%') {
-			/* User names match as written: looked up only for
-			 * check, and only to warn of a typo. */
-			if (!users)
-				continue;
-			status = answer_for(users, u, &(gid_t){0});
-			if (status == 0)
-				dg_diags_add(diags, DG_WARNING, src->file, line,
-					     "user \"%s\" in users of rule "
-					     "\"%s\" does not exist; it is "
-					     "ignored",
-					     u, rule->label);
-			else if (status < 0)
-				dg_diags_add(diags, DG_WARNING, src->file, line,
-					     "looking up user \"%s\" in users "
-					     "of rule \"%s\" failed: %s; it "
-					     "could not be checked",
-					     u, rule->label, strerror(-status));
+			check_user_name(src, rule, u, users, diags);
 			continue;
 		}
 		/* most rules name no "%group": allocate for the first */
