@@ -16,6 +16,7 @@
 #include "groups.h"
 #include "informational.h"
 #include "report.h"
+#include "strlist.h"
 #include "sudoers.h"
 #include "util.h"
 #include "walk.h"
@@ -25,7 +26,7 @@
 #define EXIT_ERROR 2
 
 struct audit_options {
-	struct dg_strings sudoers;
+	struct dg_strlist sudoers;
 	const char *dropin;
 	bool json, xdev;
 	char **paths; /* the PATH arguments, npaths of them */
@@ -53,7 +54,7 @@ static int parse_options(int argc, char **argv, struct audit_options *o)
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
-		if (c == 's' && dg_strings_add(&o->sudoers, optarg) < 0) {
+		if (c == 's' && dg_strlist_add(&o->sudoers, optarg) < 0) {
 			warnx("out of memory");
 			return EXIT_ERROR;
 		} else if (c == 'x') {
@@ -160,11 +161,11 @@ int dg_audit_main(int argc, char **argv)
 	int status = parse_options(argc, argv, &o), found, errors, r;
 
 	if (status >= 0) {
-		dg_strings_free(&o.sudoers);
+		dg_strlist_free(&o.sudoers);
 		return status;
 	}
 	errors = gather(&o, &ev);
-	dg_strings_free(&o.sudoers);
+	dg_strlist_free(&o.sudoers);
 	r = errors == -ENOMEM ? errors : dg_groups_build(&ev, &g, &diags);
 	if (!print_diags(&diags))
 		r = -ENOMEM;

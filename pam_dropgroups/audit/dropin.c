@@ -26,7 +26,7 @@ static bool listed(const struct dg_group_row *r)
 static void comment_name(FILE *f, const char *name)
 {
 	for (const char *p = name; *p; p++) {
-		size_t control = dg_control_len(p, true);
+		size_t control = dg_util_control_len(p, true);
 
 		fputc(control ? '?' : *p, f);
 		p += control ? control - 1 : 0;

@@ -10,7 +10,7 @@
 void dg_escape_text(FILE *f, const char *s)
 {
 	for (const char *p = s; *p; p++) {
-		size_t control = dg_control_len(p, true);
+		size_t control = dg_util_control_len(p, true);
 
 		if (*p == '\\')
 			fputs("\\\\", f);
@@ -49,7 +49,7 @@ void dg_escape_json(FILE *f, const char *s)
 
 		if (u == '"' || u == '\\')
 			fprintf(f, "\\%c", u);
-		else if (dg_control_len(p, false) || u >= 0x80)
+		else if (dg_util_control_len(p, false) || u >= 0x80)
 			fprintf(f, "\\u%04x", u);
 		else
 			fputc(u, f);

@@ -63,8 +63,8 @@ int dg_evidence_merge(struct dg_evidence_store *into,
 {
 	if (from->n == 0)
 		return 0;
-	if (dg_grow((void **)&into->v, &into->cap, into->n + from->n,
-		    sizeof(*into->v)) < 0)
+	if (dg_util_grow((void **)&into->v, &into->cap, into->n + from->n,
+			 sizeof(*into->v)) < 0)
 		return -ENOMEM;
 	memcpy(into->v + into->n, from->v, from->n * sizeof(*from->v));
 	into->n += from->n;

@@ -42,7 +42,7 @@ static void failed(struct info *in, int e)
 static bool is_group(struct info *in, const char *name)
 {
 	gid_t g;
-	int r = dg_group_by_name(name, &g);
+	int r = dg_nss_group_by_name(name, &g);
 
 	if (r < 0) {
 		dg_diags_add(in->diags, DG_ERROR, NULL, 0, "group %s: %s", name,
@@ -56,9 +56,9 @@ static bool is_group(struct info *in, const char *name)
 static bool is_user(struct info *in, const char *name)
 {
 	struct dg_user u = {0};
-	int r = dg_user_lookup(name, &u);
+	int r = dg_nss_user_lookup(name, &u);
 
-	dg_user_free(&u);
+	dg_policy_user_free(&u);
 	if (r < 0) {
 		dg_diags_add(in->diags, DG_ERROR, NULL, 0, "user %s: %s", name,
 			     strerror(-r));

@@ -66,8 +66,8 @@ int dg_lines_read(const char *path, bool nofollow, struct dg_lines *out)
 {
 	_cleanup_free_ char *text = NULL;
 	size_t len;
-	int r = dg_read_file(path, nofollow ? O_NOFOLLOW : 0, MAX_FILE, &text,
-			     &len);
+	int r = dg_util_read_file(path, nofollow ? O_NOFOLLOW : 0, MAX_FILE,
+				  &text, &len);
 
 	/* a directory where a file should be is not readable, as before */
 	if (r < 0)

@@ -147,7 +147,8 @@ static int push(struct walk *w, struct dnode *c)
 	int r;
 
 	pthread_mutex_lock(&w->lock);
-	r = dg_grow((void **)&w->stack, &w->cap, w->n + 1, sizeof(*w->stack));
+	r = dg_util_grow((void **)&w->stack, &w->cap, w->n + 1,
+			 sizeof(*w->stack));
 	if (r == 0) {
 		w->stack[w->n++] = c;
 		w->busy++;
@@ -726,8 +727,8 @@ static void walk_setup(struct walk *w, bool xdev)
 /* Move the diagnostics of from to the end of into. */
 static void move_diags(struct dg_diags *into, struct dg_diags *from)
 {
-	if (from->n && dg_grow((void **)&into->v, &into->cap,
-			       into->n + from->n, sizeof(*into->v)) == 0) {
+	if (from->n && dg_util_grow((void **)&into->v, &into->cap,
+				    into->n + from->n, sizeof(*into->v)) == 0) {
 		memcpy(into->v + into->n, from->v, from->n * sizeof(*from->v));
 		into->n += from->n;
 		from->n = 0;
@@ -788,7 +789,8 @@ int dg_walk_paths(const char *const *paths, size_t n, bool xdev,
 	size_t total = ev->n;
 	for (unsigned t = 0; t < nthreads; t++)
 		total += workers[t].ev.n;
-	if (w.oom || dg_grow((void **)&ev->v, &ev->cap, total, sizeof(*ev->v)) < 0)
+	if (w.oom ||
+	    dg_util_grow((void **)&ev->v, &ev->cap, total, sizeof(*ev->v)) < 0)
 		r = -ENOMEM;
 	for (unsigned t = 0; t < nthreads && r >= 0; t++)
 		(void)dg_evidence_merge(ev, &workers[t].ev); /* fits */

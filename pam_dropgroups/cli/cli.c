@@ -24,6 +24,7 @@
 #include "nss.h"
 #include "pamread.h"
 #include "plan.h"
+#include "strlist.h"
 #include "util.h"
 #include "ways.h"
 
@@ -229,8 +230,8 @@ static int check_as(const char *as, const char *drop_in)
 		return usage_error("check: --as \"%s\": a drop-in's NAME, or "
 				   "the absolute path it will be installed at",
 				   as);
-	if (drop_in &&
-	    !dg_is_drop_in_name(strrchr(as, '/') ? strrchr(as, '/') + 1 : as))
+	if (drop_in && !dg_load_is_drop_in_name(
+			       strrchr(as, '/') ? strrchr(as, '/') + 1 : as))
 		return usage_error("check: --as \"%s\": a drop-in is named "
 				   "NAME.conf, without \"/\" or a leading "
 				   "dot",
@@ -253,10 +254,11 @@ static int cmd_check(int argc, char **argv)
 	if (ret != EXIT_OK || (ret = check_as(as, drop_in)) != EXIT_OK)
 		return ret;
 	if (as && !drop_in)
-		r = dg_policy_load_as(as, &(struct dg_load_as){.main_from = config},
+		r = dg_load_policy_as(as,
+				      &(struct dg_load_as){.main_from = config},
 				      true, &cfg, &policy, &diags);
 	else
-		r = dg_policy_load_as(config,
+		r = dg_load_policy_as(config,
 				      &(struct dg_load_as){.drop_in = drop_in,
 							   .drop_in_as = as},
 				      true, &cfg, &policy, &diags);
@@ -288,16 +290,16 @@ static struct dg_pam_dirs pam_dirs(const char *pam_dir)
 static int read_stack(const struct dg_pam_dirs *dirs, const char *service,
 		      struct dg_service_stack *s, struct dg_diags *diags)
 {
-	struct dg_pam_reader rd = dg_pam_dirs_reader(dirs);
+	struct dg_pam_reader rd = dg_pamread_dirs(dirs);
 	int r;
 
 	*s = (struct dg_service_stack){.service = strdup(service)};
 	if (!s->service)
 		return -ENOMEM;
-	r = dg_pam_stack_load(&rd, service, &s->stack, diags);
+	r = dg_pamstack_load(&rd, service, &s->stack, diags);
 	if (r == -ENOENT) {
 		s->status = r;
-		r = dg_pam_stack_load(&rd, "other", &s->stack, diags);
+		r = dg_pamstack_load(&rd, "other", &s->stack, diags);
 		if (r == -ENOENT)
 			r = 0;
 	}
@@ -312,7 +314,7 @@ static int read_stack(const struct dg_pam_dirs *dirs, const char *service,
 }
 
 static int read_stacks(const struct dg_pam_dirs *dirs,
-		       const struct dg_strings *services,
+		       const struct dg_strlist *services,
 		       struct dg_service_stacks *out, struct dg_diags *diags)
 {
 	for (size_t i = 0; i < services->n; i++) {
@@ -322,7 +324,7 @@ static int read_stacks(const struct dg_pam_dirs *dirs,
 		if (r == 0 && (r = DG_APPEND(out, s)) == 0)
 			continue;
 		free(s.service);
-		dg_pam_stack_free(&s.stack);
+		dg_pamstack_free(&s.stack);
 		return r;
 	}
 	return 0;
@@ -333,16 +335,16 @@ static int lint(const char *config, const struct dg_config *cfg,
 		const char *pam_dir, struct dg_diags *diags, size_t *n_read)
 {
 	struct dg_pam_dirs dirs = pam_dirs(pam_dir);
-	struct dg_strings services = {0};
+	struct dg_strlist services = {0};
 	struct dg_service_stacks stacks = {0};
 	int r;
 
-	if ((r = dg_lint_services(cfg, &services)) == 0 &&
+	if ((r = dg_ways_lint_services(cfg, &services)) == 0 &&
 	    (r = read_stacks(&dirs, &services, &stacks, diags)) == 0)
-		r = dg_lint(cfg, config, &stacks, diags);
+		r = dg_ways_lint(cfg, config, &stacks, diags);
 	*n_read = stacks.n;
-	dg_service_stacks_free(&stacks);
-	dg_strings_free(&services);
+	dg_ways_stacks_free(&stacks);
+	dg_strlist_free(&services);
 	return r;
 }
 
@@ -370,7 +372,7 @@ static int cmd_lint(int argc, char **argv)
 	if (ret != EXIT_OK)
 		return ret;
 	/* the stacks are judged against the policy: a broken one first */
-	r = dg_policy_load(config, NULL, NULL, false, &cfg, &policy, &diags);
+	r = dg_load_policy(config, NULL, NULL, false, &cfg, &policy, &diags);
 	if (r == 0)
 		r = lint(config, &cfg, pam_dir, &diags, &n_read);
 	dg_diags_unique(&diags);
@@ -391,7 +393,7 @@ static int cmd_lint(int argc, char **argv)
 static int print_ways(struct dg_plan *plan, const char *pam_dir)
 {
 	struct dg_pam_dirs dirs = pam_dirs(pam_dir);
-	struct dg_strings services = {0}, ways = {0};
+	struct dg_strlist services = {0}, ways = {0};
 	struct dg_service_stacks stacks = {0};
 	struct dg_diags ignored = {0}; /* lint reports the stacks' problems */
 	size_t n;
@@ -399,7 +401,7 @@ static int print_ways(struct dg_plan *plan, const char *pam_dir)
 	int r = 0;
 
 	for (size_t i = 0; i < n && r == 0; i++)
-		r = dg_strings_add(&services, programs[i].service);
+		r = dg_strlist_add(&services, programs[i].service);
 	if (r == 0 && (r = read_stacks(&dirs, &services, &stacks, &ignored)) == 0 &&
 	    (r = dg_ways_open(plan, &stacks, &ways)) == 0) {
 		printf("ways back in that stay open:%s\n",
@@ -407,9 +409,9 @@ static int print_ways(struct dg_plan *plan, const char *pam_dir)
 		for (size_t i = 0; i < ways.n; i++)
 			printf("  %s\n", ways.v[i]);
 	}
-	dg_strings_free(&ways);
-	dg_strings_free(&services);
-	dg_service_stacks_free(&stacks);
+	dg_strlist_free(&ways);
+	dg_strlist_free(&services);
+	dg_ways_stacks_free(&stacks);
 	dg_diags_free(&ignored);
 	return r;
 }
@@ -422,12 +424,12 @@ static void print_verdicts(const struct dg_outcome *o)
 
 	for (size_t i = 0; i < d->n_verdicts; i++) {
 		const struct dg_verdict *v = &d->verdicts[i];
-		_cleanup_free_ char *label = dg_group_label(v->gid);
+		_cleanup_free_ char *label = dg_nss_group_label(v->gid);
 
 		printf("  %-8s %-24s %s%s%s%s\n", v->kept ? "kept" : "dropped",
-		       label ? label : "?", dg_reason_text(v->reason),
+		       label ? label : "?", dg_policy_reason_text(v->reason),
 		       v->by_name ? " (by name: " : "",
-		       v->by_name ? dg_gid_names_get(&o->names, v->gid) : "",
+		       v->by_name ? dg_gids_name_get(&o->names, v->gid) : "",
 		       v->by_name ? ")" : "");
 	}
 }
@@ -474,7 +476,7 @@ static int explain(struct dg_plan *plan, const char *service,
 	for (size_t i = 0; i < o.decision.groups.n; i++)
 		printf(" %u", (unsigned)o.decision.groups.v[i]);
 	printf("\n");
-	dg_outcome_free(&o);
+	dg_plan_outcome_free(&o);
 	return print_ways(plan, pam_dir) < 0 ? failed(-ENOMEM) : EXIT_OK;
 }
 
@@ -522,14 +524,15 @@ static int probe_child(void)
 	size_t n = 0, keep;
 	int found = 0;
 
-	if (dg_get_groups(&groups, &n) < 0 || dg_drop_all_caps() < 0)
+	if (dg_kernel_get_groups(&groups, &n) < 0 ||
+	    dg_kernel_drop_all_caps() < 0)
 		return PROBE_BROKEN;
 	keep = n ? n - 1 : 0; /* a real drop where there is a group */
-	if (dg_set_groups(groups, keep) == 0)
+	if (dg_kernel_set_groups(groups, keep) == 0)
 		found |= PROBE_DROPS;
-	if (dg_set_no_new_privs() < 0)
+	if (dg_kernel_set_no_new_privs() < 0)
 		return PROBE_BROKEN;
-	if (dg_set_groups(groups, keep) == 0)
+	if (dg_kernel_set_groups(groups, keep) == 0)
 		found |= PROBE_DROPS_WITH_NNP;
 	return found;
 }
@@ -537,7 +540,7 @@ static int probe_child(void)
 static void print_sysctl(const char *name, const char *path)
 {
 	_cleanup_free_ char *value = NULL;
-	int r = dg_sysctl_read(path, &value);
+	int r = dg_kernel_sysctl_read(path, &value);
 
 	if (r == 0)
 		printf("%s: %s\n", name, *value ? value : "(empty)");
@@ -584,7 +587,7 @@ static int cmd_probe(int argc, char **argv)
 	else
 		printf("this kernel does not let processes without CAP_SETGID "
 		       "drop groups: %s\n",
-		       dg_unprivileged_drop_hint());
+		       dg_apply_unprivileged_hint());
 	return status & PROBE_DROPS_WITH_NNP ? EXIT_OK : EXIT_REFUSED;
 }
 
@@ -602,7 +605,7 @@ static int prepare_run(const char *config, const char *service,
 		warnx("run must not be set-user-ID or set-group-ID");
 		return EXIT_REFUSED;
 	}
-	if (!(user = dg_user_name(getuid()))) {
+	if (!(user = dg_nss_user_name(getuid()))) {
 		warnx("cannot find the name of uid %u", (unsigned)getuid());
 		return EXIT_REFUSED;
 	}
@@ -638,13 +641,13 @@ static int cmd_run(int argc, char **argv)
 	ret = prepare_run(config, service, &plan);
 	/* Always under no_new_privs: the unprivileged drop needs it, and
 	 * COMMAND then gains nothing from set-user-ID programs. */
-	if (ret == EXIT_OK && dg_plan_apply(&plan, true, NULL, &o, &why) < 0) {
+	if (ret == EXIT_OK && dg_apply(&plan, true, NULL, &o, &why) < 0) {
 		_cleanup_free_ char *text = dg_apply_error_text(&why);
 
 		warnx("%s", text ? text : "out of memory");
 		ret = EXIT_REFUSED;
 	}
-	dg_outcome_free(&o);
+	dg_plan_outcome_free(&o);
 	dg_plan_free(&plan);
 	if (ret != EXIT_OK)
 		return ret;
@@ -676,7 +679,7 @@ static char *gid_list(const struct dg_gids *set)
 static int write_sticky(const char *list)
 {
 	/* An empty list is written as a newline: it clears the kernel's. */
-	int r = dg_sysctl_write(DG_SYSCTL_STICKY, *list ? list : "\n");
+	int r = dg_kernel_sysctl_write(DG_SYSCTL_STICKY, *list ? list : "\n");
 
 	if (r == -ENOENT)
 		warnx("this kernel lacks kernel.setgroups_sticky_gids (the "
@@ -706,7 +709,7 @@ static int cmd_sync_kernel(int argc, char **argv)
 
 	if (ret != EXIT_OK)
 		return ret;
-	r = dg_policy_load(config, NULL, NULL, false, &cfg, &policy, &diags);
+	r = dg_load_policy(config, NULL, NULL, false, &cfg, &policy, &diags);
 	print_diags(&diags);
 	/* The kernel knows gids only: add every gid the group database calls
 	 * by a restricting name, as the module would keep it by name. */

@@ -30,7 +30,7 @@ static int groups_are(const struct dg_gids *want)
 {
 	_cleanup_free_ gid_t *now = NULL;
 	size_t n = 0;
-	int r = dg_get_groups(&now, &n);
+	int r = dg_kernel_get_groups(&now, &n);
 
 	if (r < 0)
 		return r;
@@ -47,7 +47,7 @@ static int check_user_namespace(const gid_t *current, size_t n,
 {
 	struct dg_idmap map = {0};
 	gid_t overflow = 65534, bad = 0;
-	int r = dg_read_gid_map(&map, &overflow);
+	int r = dg_kernel_read_gid_map(&map, &overflow);
 
 	if (r < 0)
 		return fail(why, DG_STEP_USERNS, r);
@@ -63,14 +63,15 @@ static int check_user_namespace(const gid_t *current, size_t n,
 static int set_and_verify(const struct dg_outcome *o, const gid_t *current,
 			  size_t n_current, struct dg_apply_error *why)
 {
-	int r = dg_set_groups(o->decision.groups.v, o->decision.groups.n);
+	int r = dg_kernel_set_groups(o->decision.groups.v,
+				     o->decision.groups.n);
 
 	if (r < 0)
 		return fail(why, DG_STEP_SETGROUPS, r);
 	/* As OpenSSH does after it sets credentials: read them back. */
 	if ((r = groups_are(&o->decision.groups)) < 0) {
 		fail(why, DG_STEP_VERIFY, r);
-		why->restored = dg_set_groups(current, n_current) == 0;
+		why->restored = dg_kernel_set_groups(current, n_current) == 0;
 	}
 	return r;
 }
@@ -84,7 +85,7 @@ static int decide_now(const struct dg_plan *plan,
 	gid_t failed = 0;
 	int r;
 
-	if ((r = dg_get_groups(current, n)) < 0)
+	if ((r = dg_kernel_get_groups(current, n)) < 0)
 		return fail(why, DG_STEP_GETGROUPS, r);
 	r = dg_plan_decide(plan, *current, *n, known, o, &failed);
 	if (r == -ENOMEM)
@@ -107,18 +108,18 @@ static int apply_locked(const struct dg_plan *plan, bool always_nnp,
 
 	if ((r = decide_now(plan, known, &current, &n, &o, why)) < 0 ||
 	    (r = check_user_namespace(current, n, why)) < 0) {
-		dg_outcome_free(&o);
+		dg_plan_outcome_free(&o);
 		return r;
 	}
 	/* no_new_privs first: a failure after it can never leave fewer
 	 * groups without it. */
 	if ((always_nnp || plan->rule->src->no_new_privs) &&
-	    (r = dg_set_no_new_privs()) < 0)
+	    (r = dg_kernel_set_no_new_privs()) < 0)
 		fail(why, DG_STEP_NNP, r);
 	else if (o.decision.changed)
 		r = set_and_verify(&o, current, n, why);
 	if (r < 0) {
-		dg_outcome_free(&o);
+		dg_plan_outcome_free(&o);
 		return r;
 	}
 	*out = o;
@@ -142,13 +143,13 @@ static int name_ahead(const struct dg_plan *plan,
 		return r;
 	*out = o.names;
 	o.names = (struct dg_gid_names){0};
-	dg_outcome_free(&o);
+	dg_plan_outcome_free(&o);
 	return 0;
 }
 
-int dg_plan_apply(const struct dg_plan *plan, bool always_no_new_privs,
-		  const struct dg_gid_names *known, struct dg_outcome *out,
-		  struct dg_apply_error *why)
+int dg_apply(const struct dg_plan *plan, bool always_no_new_privs,
+	     const struct dg_gid_names *known, struct dg_outcome *out,
+	     struct dg_apply_error *why)
 {
 	struct dg_gid_names named = {0};
 	int r = name_ahead(plan, known, &named, why);
@@ -156,19 +157,19 @@ int dg_plan_apply(const struct dg_plan *plan, bool always_no_new_privs,
 	if (r < 0)
 		return r;
 	if ((r = pthread_mutex_lock(&apply_lock)) != 0) {
-		dg_gid_names_free(&named);
+		dg_gids_names_free(&named);
 		return fail(why, DG_STEP_GETGROUPS, -r);
 	}
 	r = apply_locked(plan, always_no_new_privs, &named, out, why);
 	(void)pthread_mutex_unlock(&apply_lock);
-	dg_gid_names_free(&named);
+	dg_gids_names_free(&named);
 	return r;
 }
 
-const char *dg_unprivileged_drop_hint(void)
+const char *dg_apply_unprivileged_hint(void)
 {
 	_cleanup_free_ char *knob = NULL;
-	int r = dg_sysctl_read(DG_SYSCTL_DROP, &knob);
+	int r = dg_kernel_sysctl_read(DG_SYSCTL_DROP, &knob);
 
 	if (r == -ENOENT)
 		return "dropping groups without it needs a kernel with "
@@ -180,7 +181,7 @@ const char *dg_unprivileged_drop_hint(void)
 	if (strcmp(knob, "0") == 0)
 		return "this kernel has subset-setgroups, but "
 		       "kernel.setgroups_unprivileged_drop is 0";
-	if (dg_no_new_privs() != 1)
+	if (dg_kernel_no_new_privs() != 1)
 		return "kernel.setgroups_unprivileged_drop is on, but an "
 		       "unprivileged drop also needs no_new_privs (set "
 		       "no_new_privs = true in the rule)";
@@ -188,18 +189,19 @@ const char *dg_unprivileged_drop_hint(void)
 	       "drops: it would remove a gid in kernel.setgroups_sticky_gids";
 }
 
-char *dg_setgroups_failure_text(int err)
+char *dg_apply_setgroups_failure_text(int err)
 {
-	int cap = dg_has_cap_setgid();
+	int cap = dg_kernel_has_cap_setgid();
 	char *s = NULL;
 	int r;
 
 	/* Say whether CAP_SETGID is there: without it, a stock kernel
 	 * refuses every setgroups, even one that only drops groups. */
 	if (cap == 0)
-		r = asprintf(&s, "setgroups failed: %s; the process lacks "
-				 "CAP_SETGID, and %s",
-			     strerror(-err), dg_unprivileged_drop_hint());
+		r = asprintf(&s,
+			     "setgroups failed: %s; the process lacks "
+			     "CAP_SETGID, and %s",
+			     strerror(-err), dg_apply_unprivileged_hint());
 	else if (cap > 0)
 		r = asprintf(&s, "setgroups failed: %s, although the process "
 				 "has CAP_SETGID",
@@ -247,7 +249,7 @@ char *dg_apply_error_text(const struct dg_apply_error *why)
 			     strerror(-why->err));
 		break;
 	case DG_STEP_SETGROUPS:
-		return dg_setgroups_failure_text(why->err);
+		return dg_apply_setgroups_failure_text(why->err);
 	case DG_STEP_VERIFY:
 		r = asprintf(&s, "the groups read back after setgroups are not "
 				 "the ones set%s",

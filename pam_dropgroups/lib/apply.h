@@ -22,7 +22,7 @@ enum dg_apply_step {
 	DG_STEP_VERIFY,    /* the groups read back are not the ones set */
 };
 
-/* Why dg_plan_apply failed. */
+/* Why dg_apply failed. */
 struct dg_apply_error {
 	enum dg_apply_step step;
 	int err;         /* negative errno */
@@ -37,9 +37,9 @@ struct dg_apply_error {
  * -errno with *why filled; then the groups are as they were (unless
  * why->step is DG_STEP_VERIFY and !why->restored), though no_new_privs,
  * once set, stays set. */
-int dg_plan_apply(const struct dg_plan *plan, bool always_no_new_privs,
-		  const struct dg_gid_names *known, struct dg_outcome *out,
-		  struct dg_apply_error *why);
+int dg_apply(const struct dg_plan *plan, bool always_no_new_privs,
+	     const struct dg_gid_names *known, struct dg_outcome *out,
+	     struct dg_apply_error *why);
 
 /* The failure in words for one log line or one message, without the
  * outcome; NULL on ENOMEM. */
@@ -47,10 +47,10 @@ char *dg_apply_error_text(const struct dg_apply_error *why);
 
 /* Why a setgroups(2) failed, from the process and the kernel: whether it
  * has CAP_SETGID, and if not, what this kernel allows.  NULL on ENOMEM. */
-char *dg_setgroups_failure_text(int err);
+char *dg_apply_setgroups_failure_text(int err);
 
 /* Why this kernel refuses a setgroups from a process without CAP_SETGID,
  * from its sysctls and no_new_privs, in words (a static string). */
-const char *dg_unprivileged_drop_hint(void);
+const char *dg_apply_unprivileged_hint(void);
 
 #endif

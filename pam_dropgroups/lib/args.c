@@ -19,7 +19,7 @@ static int refuse(char **why, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	*why = dg_vasprintf(fmt, ap);
+	*why = dg_util_vasprintf(fmt, ap);
 	va_end(ap);
 	return -EINVAL;
 }

@@ -36,7 +36,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "arena.h"
 #include "parser-id.h"
+#include "strlist.h"
 #include "util.h"
 
 #define MAGIC "dgpolicy1\n"
@@ -72,7 +74,7 @@ static void put(struct out *o, const void *p, size_t len)
 	if (o->failed)
 		return;
 	if (len > SIZE_MAX - o->n || o->n + len > CACHE_MAX_BYTES ||
-	    dg_grow((void **)&o->v, &o->cap, o->n + len, 1) < 0) {
+	    dg_util_grow((void **)&o->v, &o->cap, o->n + len, 1) < 0) {
 		o->failed = true;
 		return;
 	}
@@ -117,7 +119,7 @@ static void put_file(struct out *o, const struct dg_config *cfg,
 	o->invalid = true;
 }
 
-static void put_strings(struct out *o, const struct dg_strings *s)
+static void put_strings(struct out *o, const struct dg_strlist *s)
 {
 	put_u32(o, (uint32_t)s->n);
 	for (size_t i = 0; i < s->n; i++)
@@ -403,7 +405,7 @@ static const char *get_file(struct in *in)
 	return in->cfg->files.v[i];
 }
 
-static void get_strings(struct in *in, struct dg_strings *s)
+static void get_strings(struct in *in, struct dg_strlist *s)
 {
 	uint32_t n = get_u32(in);
 
@@ -670,7 +672,8 @@ int dg_cache_read(const char *path, struct dg_cache **out)
 		return 0;
 	/* read, not mapped: a file cut short under a mapping would kill
 	 * the login program with SIGBUS; one read of its size is cheap */
-	r = dg_read_whole(fd, (size_t)st.st_size, CACHE_MAX_BYTES, &buf, &len);
+	r = dg_util_read_whole(fd, (size_t)st.st_size, CACHE_MAX_BYTES, &buf,
+			       &len);
 	if (r < 0)
 		return r == -ENOMEM ? r : 0;
 	return dg_cache_decode(path, buf, len, out);

@@ -14,7 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arena.h"
 #include "scan.h"
+#include "strlist.h"
 
 static void refs_free(struct dg_group_refs *r)
 {
@@ -27,9 +29,9 @@ static void refs_free(struct dg_group_refs *r)
 static void rule_src_free(struct dg_rule_src *rule)
 {
 	free(rule->name);
-	dg_strings_free(&rule->services);
-	dg_strings_free(&rule->users);
-	dg_strings_free(&rule->users_optional);
+	dg_strlist_free(&rule->services);
+	dg_strlist_free(&rule->users);
+	dg_strlist_free(&rule->users_optional);
 	refs_free(&rule->groups);
 }
 
@@ -45,11 +47,11 @@ void dg_config_free(struct dg_config *cfg)
 	free(cfg->rules.v);
 	refs_free(&cfg->restricting);
 	free(cfg->include_dir);
-	dg_strings_free(&cfg->files);
+	dg_strlist_free(&cfg->files);
 	*cfg = (struct dg_config){0};
 }
 
-char *dg_rule_label(const struct dg_rule_src *rule)
+char *dg_config_rule_label(const struct dg_rule_src *rule)
 {
 	char *s = NULL;
 
@@ -148,7 +150,7 @@ static int add_string(struct parser *p, const config_setting_t *e,
 		parse_error(p, line_of(e), "%s has an empty string", what);
 		return 0;
 	}
-	return dg_strings_add(out, str);
+	return dg_strlist_add(out, str);
 }
 
 static bool all_digits(const char *s)
@@ -273,7 +275,7 @@ static int add_group_ref(struct parser *p, const config_setting_t *e,
 }
 
 static int parse_strings(struct parser *p, const config_setting_t *s,
-			 const char *what, struct dg_strings *out)
+			 const char *what, struct dg_strlist *out)
 {
 	return for_each_value(p, s, what, "a string", add_string, out);
 }
@@ -362,7 +364,7 @@ static int rule_name(struct parser *p, const config_setting_t *s, void *t)
 }
 
 /* Linux-PAM lowercases the service name before a module sees it. */
-static void warn_upper_case(struct parser *p, const struct dg_strings *services,
+static void warn_upper_case(struct parser *p, const struct dg_strlist *services,
 			    int line)
 {
 	for (size_t i = 0; i < services->n; i++) {
@@ -415,8 +417,8 @@ static int add_user(struct parser *p, const config_setting_t *e,
 			    name);
 		return 0;
 	}
-	if (dg_strings_add(&rule->users, name) < 0 ||
-	    (optional && dg_strings_add(&rule->users_optional, name) < 0))
+	if (dg_strlist_add(&rule->users, name) < 0 ||
+	    (optional && dg_strlist_add(&rule->users_optional, name) < 0))
 		return -ENOMEM;
 	return 0;
 }
@@ -684,18 +686,18 @@ int dg_config_parse(struct dg_config *cfg, const char *file, const char *text,
 	config_t lc;
 	int r;
 
-	if (dg_strings_add(&cfg->files, file) < 0)
+	if (dg_strlist_add(&cfg->files, file) < 0)
 		return -ENOMEM;
 	p.file = cfg->files.v[cfg->files.n - 1];
 
 	/* libconfig would open an @include'd file itself, past every
 	 * check in load.c: it must never see one. */
-	if (dg_text_find_include(p.file, text, diags) < 0)
+	if (dg_scan_find_include(p.file, text, diags) < 0)
 		return 0;
 	/* What the scanner finds is reported; libconfig still reads the
 	 * text, and the sentinel still checks it, so that each safeguard
 	 * shows where the other would have missed. */
-	(void)dg_text_check(p.file, text, diags);
+	(void)dg_scan_text(p.file, text, diags);
 	r = read_text(&p, text, &lc, &sentinel);
 	if (r < 0)
 		return r == -ENOMEM ? r : 0;

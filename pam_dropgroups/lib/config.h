@@ -11,7 +11,9 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "arena.h"
 #include "diag.h"
+#include "strlist.h"
 #include "util.h"
 
 #define DG_DEFAULT_CONFIG "/etc/security/dropgroups.conf"
@@ -36,13 +38,13 @@ struct dg_rule_src {
 	char *name; /* NULL when the rule has none */
 	const char *file;
 	int line;
-	struct dg_strings services;
+	struct dg_strlist services;
 	bool users_given; /* absent users = everyone */
-	struct dg_strings users;
+	struct dg_strlist users;
 	/* the "%group" entries of users written { name = "%g"; optional =
 	 * true; }: a group that may be missing, where a missing one refuses
 	 * the users that reach the rule */
-	struct dg_strings users_optional;
+	struct dg_strlist users_optional;
 	int users_line;
 	enum dg_mode mode;
 	bool has_drop, has_keep;
@@ -57,7 +59,7 @@ struct dg_rule_srcs {
 
 struct dg_config {
 	/* Every file read, in order; refs and rules point into it. */
-	struct dg_strings files;
+	struct dg_strlist files;
 	char *include_dir; /* as written in the main file, or NULL */
 	struct dg_group_refs restricting;
 	struct dg_rule_srcs rules;
@@ -74,7 +76,7 @@ int dg_config_parse(struct dg_config *cfg, const char *file, const char *text,
 		    enum dg_file_role role, struct dg_diags *diags);
 
 /* The label a rule goes by in logs: its name, or "FILE:LINE". */
-char *dg_rule_label(const struct dg_rule_src *rule);
+char *dg_config_rule_label(const struct dg_rule_src *rule);
 
 void dg_config_free(struct dg_config *cfg);
 

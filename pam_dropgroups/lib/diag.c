@@ -17,7 +17,7 @@ void dg_diags_add(struct dg_diags *d, enum dg_severity severity,
 	va_list ap;
 
 	va_start(ap, fmt);
-	message = dg_vasprintf(fmt, ap);
+	message = dg_util_vasprintf(fmt, ap);
 	va_end(ap);
 	if (!message) {
 		d->lost = true;
@@ -27,7 +27,8 @@ void dg_diags_add(struct dg_diags *d, enum dg_severity severity,
 		d->lost = true;
 		return;
 	}
-	if (dg_grow((void **)&d->v, &d->cap, d->n + 1, sizeof(*d->v)) < 0) {
+	if (dg_util_grow((void **)&d->v, &d->cap, d->n + 1, sizeof(*d->v)) <
+	    0) {
 		d->lost = true;
 		return;
 	}

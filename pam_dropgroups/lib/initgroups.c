@@ -62,7 +62,7 @@ static int said_failed(struct said *s, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	s->why = dg_vasprintf(fmt, ap);
+	s->why = dg_util_vasprintf(fmt, ap);
 	va_end(ap);
 	return s->why ? 0 : -ENOMEM;
 }
@@ -187,11 +187,11 @@ static int ask_library(const char *service, const struct dg_user *user,
 static int services_to_ask(struct dg_nss_services *svc, bool *initgroups_line,
 			   char **why)
 {
-	int r = dg_nsswitch_read("initgroups", svc);
+	int r = dg_nss_read_nsswitch("initgroups", svc);
 
 	*initgroups_line = r > 0;
 	if (r == 0)
-		r = dg_nsswitch_read("group", svc);
+		r = dg_nss_read_nsswitch("group", svc);
 	if (r == 0) {
 		/* neither line: glibc's default, files alone */
 		struct dg_nss_service files = {.after = {[DG_NSS_SUCCESS] = DG_NSS_RETURN}};
@@ -264,7 +264,7 @@ static int ask_glibc(const struct dg_user *user, struct list *l)
 	}
 }
 
-int dg_user_groups(struct dg_user *user)
+int dg_initgroups(struct dg_user *user)
 {
 	struct dg_nss_services svc = {0};
 	struct list l = {.v = malloc(16 * sizeof(gid_t)), .n = 1, .size = 16};
@@ -278,9 +278,9 @@ int dg_user_groups(struct dg_user *user)
 	r = services_to_ask(&svc, &initgroups_line, &why);
 	if (r > 0)
 		r = ask_services(user, &svc, initgroups_line, &l, &why);
-	if (r >= 0 && dg_nscd_may_answer())
+	if (r >= 0 && dg_nss_nscd_may_answer())
 		r = ask_glibc(user, &l);
-	dg_nss_services_free(&svc);
+	dg_nsswitch_services_free(&svc);
 	if (r >= 0) {
 		dg_gids_free(&user->groups);
 		r = dg_gids_from(&user->groups, l.v, (size_t)l.n);

@@ -14,6 +14,6 @@
  * and user->member.listed with DG_LISTED_WHOLE when every service that
  * glibc would ask answered, or DG_LISTED_PARTIAL with member.why saying
  * which did not and how.  0 or -ENOMEM. */
-int dg_user_groups(struct dg_user *user);
+int dg_initgroups(struct dg_user *user);
 
 #endif

@@ -14,7 +14,7 @@
 #include "idmap.h"
 #include "util.h"
 
-int dg_get_groups(gid_t **out, size_t *n)
+int dg_kernel_get_groups(gid_t **out, size_t *n)
 {
 	for (;;) {
 		int want = getgroups(0, NULL);
@@ -36,19 +36,19 @@ int dg_get_groups(gid_t **out, size_t *n)
 	}
 }
 
-int dg_set_groups(const gid_t *v, size_t n)
+int dg_kernel_set_groups(const gid_t *v, size_t n)
 {
 	/* glibc's setgroups(3) applies the list to every thread of the
 	 * process (through its setxid broadcast), as credentials should be. */
 	return setgroups(n, v) < 0 ? -errno : 0;
 }
 
-int dg_set_no_new_privs(void)
+int dg_kernel_set_no_new_privs(void)
 {
 	return prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ? -errno : 0;
 }
 
-int dg_has_cap_setgid(void)
+int dg_kernel_has_cap_setgid(void)
 {
 	cap_t caps = cap_get_proc();
 	cap_flag_value_t v = CAP_CLEAR;
@@ -63,7 +63,7 @@ int dg_has_cap_setgid(void)
 	return r < 0 ? r : v == CAP_SET;
 }
 
-int dg_drop_all_caps(void)
+int dg_kernel_drop_all_caps(void)
 {
 	cap_t none = cap_init(); /* every flag clear */
 	int r;
@@ -75,7 +75,7 @@ int dg_drop_all_caps(void)
 	return r;
 }
 
-int dg_no_new_privs(void)
+int dg_kernel_no_new_privs(void)
 {
 	int r = prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0);
 
@@ -88,7 +88,7 @@ int dg_no_new_privs(void)
 #define SYSCTL_READ_CHUNK 4096
 #define SYSCTL_READ_MAX (1u << 20)
 
-int dg_sysctl_read(const char *path, char **out)
+int dg_kernel_sysctl_read(const char *path, char **out)
 {
 	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
 	_cleanup_free_ char *buf = NULL;
@@ -98,7 +98,8 @@ int dg_sysctl_read(const char *path, char **out)
 	if (fd < 0)
 		return -errno;
 	/* /proc files say no size (or a page): the hint is a guess */
-	r = dg_read_whole(fd, SYSCTL_READ_CHUNK, SYSCTL_READ_MAX, &buf, &len);
+	r = dg_util_read_whole(fd, SYSCTL_READ_CHUNK, SYSCTL_READ_MAX, &buf,
+			       &len);
 	if (r < 0)
 		return r;
 	while (len > 0 && (buf[len - 1] == '\n' || buf[len - 1] == ' '))
@@ -108,7 +109,7 @@ int dg_sysctl_read(const char *path, char **out)
 	return 0;
 }
 
-int dg_sysctl_write(const char *path, const char *value)
+int dg_kernel_sysctl_write(const char *path, const char *value)
 {
 	int fd = open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
 	size_t len = strlen(value);
@@ -127,10 +128,10 @@ int dg_sysctl_write(const char *path, const char *value)
 	return close(fd) < 0 ? -errno : 0;
 }
 
-int dg_read_gid_map(struct dg_idmap *map, gid_t *overflow)
+int dg_kernel_read_gid_map(struct dg_idmap *map, gid_t *overflow)
 {
 	_cleanup_free_ char *text = NULL, *ov = NULL;
-	int r = dg_sysctl_read("/proc/self/gid_map", &text);
+	int r = dg_kernel_sysctl_read("/proc/self/gid_map", &text);
 
 	if (r == -ENOENT && access("/proc/self/status", F_OK) == 0)
 		/* /proc is there, gid_map is not: no user namespaces */
@@ -138,7 +139,7 @@ int dg_read_gid_map(struct dg_idmap *map, gid_t *overflow)
 	if (r < 0)
 		return r;
 	*overflow = 65534; /* the kernel's default */
-	if (dg_sysctl_read("/proc/sys/kernel/overflowgid", &ov) == 0) {
+	if (dg_kernel_sysctl_read("/proc/sys/kernel/overflowgid", &ov) == 0) {
 		char *end;
 		unsigned long v = strtoul(ov, &end, 10);
 

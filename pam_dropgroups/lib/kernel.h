@@ -8,15 +8,15 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-int dg_get_groups(gid_t **out, size_t *n);
-int dg_set_groups(const gid_t *v, size_t n);
-int dg_set_no_new_privs(void);
+int dg_kernel_get_groups(gid_t **out, size_t *n);
+int dg_kernel_set_groups(const gid_t *v, size_t n);
+int dg_kernel_set_no_new_privs(void);
 /* 1 if CAP_SETGID is in the effective set, 0 if not, -errno if unknown. */
-int dg_has_cap_setgid(void);
+int dg_kernel_has_cap_setgid(void);
 /* Clear every capability of the calling process (permitted, effective,
  * inheritable): what probe does in its child to be unprivileged. */
-int dg_drop_all_caps(void);
-int dg_no_new_privs(void); /* 1, 0, or -errno */
+int dg_kernel_drop_all_caps(void);
+int dg_kernel_no_new_privs(void); /* 1, 0, or -errno */
 
 /* The sysctls of the unprivileged-drop kernel series (kernel/). */
 #define DG_SYSCTL_DROP "/proc/sys/kernel/setgroups_unprivileged_drop"
@@ -24,13 +24,13 @@ int dg_no_new_privs(void); /* 1, 0, or -errno */
 
 /* Read a sysctl's value, without the trailing newline, into *out (the
  * caller frees it).  0, -ENOENT when the kernel lacks it, or -errno. */
-int dg_sysctl_read(const char *path, char **out);
-int dg_sysctl_write(const char *path, const char *value);
+int dg_kernel_sysctl_read(const char *path, char **out);
+int dg_kernel_sysctl_write(const char *path, const char *value);
 
 /* The gid map of this process's user namespace, and the overflow gid
  * the kernel shows for unmapped gids.  A kernel without user namespaces
  * gives the identity map.  0, or -errno when /proc cannot tell. */
 struct dg_idmap;
-int dg_read_gid_map(struct dg_idmap *map, gid_t *overflow);
+int dg_kernel_read_gid_map(struct dg_idmap *map, gid_t *overflow);
 
 #endif

@@ -15,6 +15,7 @@
 #include "cache.h"
 #include "nss.h"
 #include "resolve.h"
+#include "strlist.h"
 #include "util.h"
 
 /* Every step returns 0, -EINVAL when it recorded the problem in diags,
@@ -181,7 +182,8 @@ static int read_all(int fd, const char *display, size_t size_hint,
 {
 	_cleanup_free_ char *buf = NULL;
 	size_t len;
-	int r = dg_read_whole(fd, size_hint, DG_POLICY_MAX_BYTES, &buf, &len);
+	int r = dg_util_read_whole(fd, size_hint, DG_POLICY_MAX_BYTES, &buf,
+				   &len);
 
 	if (r == -ENOMEM)
 		return r;
@@ -251,7 +253,7 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-bool dg_is_drop_in_name(const char *name)
+bool dg_load_is_drop_in_name(const char *name)
 {
 	size_t n = strlen(name);
 
@@ -263,7 +265,7 @@ bool dg_is_drop_in_name(const char *name)
  * NULL) where it is not one of them, in C-locale (strcmp) order. */
 static int list_drop_ins(int dirfd, const char *display,
 			 const char *report_file, const char *extra,
-			 struct dg_strings *names, struct dg_diags *diags)
+			 struct dg_strlist *names, struct dg_diags *diags)
 {
 	int fd = dup(dirfd);
 	struct dirent *de;
@@ -282,11 +284,11 @@ static int list_drop_ins(int dirfd, const char *display,
 		return -EINVAL;
 	}
 	for (errno = 0; (de = readdir(d)); errno = 0) {
-		if (!dg_is_drop_in_name(de->d_name))
+		if (!dg_load_is_drop_in_name(de->d_name))
 			continue;
 		if (extra && strcmp(de->d_name, extra) == 0)
 			continue; /* added once, below */
-		if (dg_strings_add(names, de->d_name) < 0) {
+		if (dg_strlist_add(names, de->d_name) < 0) {
 			closedir(d);
 			return -ENOMEM;
 		}
@@ -299,7 +301,7 @@ static int list_drop_ins(int dirfd, const char *display,
 		return -EINVAL;
 	}
 	closedir(d);
-	if (extra && dg_strings_add(names, extra) < 0)
+	if (extra && dg_strlist_add(names, extra) < 0)
 		return -ENOMEM;
 	if (names->n)
 		qsort(names->v, names->n, sizeof(*names->v), cmp_str);
@@ -371,8 +373,8 @@ static int got_file(struct reading *rd, const char *display,
 	struct dg_source f = {.role = role, .text = text, .len = strlen(text)};
 
 	if (!(f.display = strdup(display)) ||
-	    dg_grow((void **)&rd->files, &rd->cap, rd->n + 1,
-		    sizeof(*rd->files)) < 0) {
+	    dg_util_grow((void **)&rd->files, &rd->cap, rd->n + 1,
+			 sizeof(*rd->files)) < 0) {
 		free((char *)f.display);
 		free(text);
 		return -ENOMEM;
@@ -414,7 +416,7 @@ static int load_drop_ins(struct reading *rd, int dirfd,
 			 const char *inc_display, const char *main_file,
 			 const struct subst *sub)
 {
-	struct dg_strings names = {0};
+	struct dg_strlist names = {0};
 	int r;
 
 	r = list_drop_ins(dirfd, inc_display, main_file,
@@ -436,7 +438,7 @@ static int load_drop_ins(struct reading *rd, int dirfd,
 		}
 		r = read_file(rd, dirfd, names.v[i], display, DG_DROP_IN);
 	}
-	dg_strings_free(&names);
+	dg_strlist_free(&names);
 	return r < 0 ? r : 0;
 }
 
@@ -560,7 +562,7 @@ static int check_abandoned(int dirfd, const char *dir, const char *base,
 {
 	struct dg_diags quiet = {0};
 	struct dg_config old = {0};
-	struct dg_strings names = {0};
+	struct dg_strlist names = {0};
 	_cleanup_free_ char *text = NULL, *inc_display = NULL, *list = NULL;
 	_cleanup_close_ int oldfd = -1;
 	bool found = false;
@@ -595,7 +597,7 @@ static int check_abandoned(int dirfd, const char *dir, const char *base,
 			found = true;
 		}
 	}
-	dg_strings_free(&names);
+	dg_strlist_free(&names);
 	dg_config_free(&old);
 	dg_diags_free(&quiet);
 	return r == -ENOMEM ? r : found ? -EINVAL : 0;
@@ -742,7 +744,7 @@ static int find_subst(struct load *ld, struct subst *sub)
 		};
 		return r;
 	}
-	if (as->main_from && dg_is_drop_in_name(ld->base) &&
+	if (as->main_from && dg_load_is_drop_in_name(ld->base) &&
 	    same_dir(ld->incfd, ld->dirfd))
 		/* include_dir is the main file's own directory: the module
 		 * reads the main file as a drop-in too */
@@ -788,7 +790,7 @@ static int settle_cache(struct load *ld)
 	return 0;
 }
 
-int dg_config_load_as(const char *path, const struct dg_load_as *as,
+int dg_load_config_as(const char *path, const struct dg_load_as *as,
 		      struct dg_config *out, struct dg_diags *diags)
 {
 	static const struct dg_load_as none = {0};
@@ -824,60 +826,60 @@ out:
 	return r == -ENOMEM ? r : 0;
 }
 
-int dg_config_load(const char *path, const char *extra_drop_in,
+int dg_load_config(const char *path, const char *extra_drop_in,
 		   const char *extra_name, struct dg_config *out,
 		   struct dg_diags *diags)
 {
 	struct dg_load_as as = {.drop_in = extra_drop_in,
 				.drop_in_as = extra_name};
 
-	return dg_config_load_as(path, &as, out, diags);
+	return dg_load_config_as(path, &as, out, diags);
 }
 
-int dg_policy_resolve(const struct dg_config *cfg, bool check_users,
-		      struct dg_policy *policy, struct dg_diags *diags)
+int dg_load_resolve(const struct dg_config *cfg, bool check_users,
+		    struct dg_policy *policy, struct dg_diags *diags)
 {
-	struct dg_strings names = {0}, confirm = {0}, user_names = {0};
+	struct dg_strlist names = {0}, confirm = {0}, user_names = {0};
 	struct dg_name_answers groups = {0}, users = {0};
 	int r;
 
-	if ((r = dg_config_group_names(cfg, &names)) < 0 ||
-	    (r = dg_config_user_group_names(cfg, &confirm)) < 0 ||
+	if ((r = dg_resolve_group_names(cfg, &names)) < 0 ||
+	    (r = dg_resolve_user_group_names(cfg, &confirm)) < 0 ||
 	    (r = dg_nss_groups_by_name(&names, &confirm, &groups)) < 0)
 		goto out;
-	if (check_users && ((r = dg_config_user_names(cfg, &user_names)) < 0 ||
+	if (check_users && ((r = dg_resolve_user_names(cfg, &user_names)) < 0 ||
 			    (r = dg_nss_users_exist(&user_names, &users)) < 0))
 		goto out;
-	r = dg_policy_build(cfg, &groups, check_users ? &users : NULL, policy,
-			    diags);
+	r = dg_resolve_policy(cfg, &groups, check_users ? &users : NULL, policy,
+			      diags);
 out:
-	dg_strings_free(&names);
-	dg_strings_free(&confirm);
-	dg_strings_free(&user_names);
-	dg_name_answers_free(&groups);
-	dg_name_answers_free(&users);
+	dg_strlist_free(&names);
+	dg_strlist_free(&confirm);
+	dg_strlist_free(&user_names);
+	dg_resolve_answers_free(&groups);
+	dg_resolve_answers_free(&users);
 	return r;
 }
 
-int dg_policy_load_as(const char *path, const struct dg_load_as *as,
+int dg_load_policy_as(const char *path, const struct dg_load_as *as,
 		      bool check_users, struct dg_config *config,
 		      struct dg_policy *policy, struct dg_diags *diags)
 {
 	int r;
 
 	*policy = (struct dg_policy){0};
-	r = dg_config_load_as(path, as, config, diags);
+	r = dg_load_config_as(path, as, config, diags);
 	if (r < 0)
 		return r;
 	if (dg_diags_failed(diags))
 		return -EINVAL;
-	r = dg_policy_resolve(config, check_users, policy, diags);
+	r = dg_load_resolve(config, check_users, policy, diags);
 	if (r < 0)
 		return r;
 	return dg_diags_failed(diags) ? -EINVAL : 0;
 }
 
-int dg_policy_load(const char *path, const char *extra_drop_in,
+int dg_load_policy(const char *path, const char *extra_drop_in,
 		   const char *extra_name, bool check_users,
 		   struct dg_config *config, struct dg_policy *policy,
 		   struct dg_diags *diags)
@@ -885,6 +887,5 @@ int dg_policy_load(const char *path, const char *extra_drop_in,
 	struct dg_load_as as = {.drop_in = extra_drop_in,
 				.drop_in_as = extra_name};
 
-	return dg_policy_load_as(path, &as, check_users, config, policy,
-				 diags);
+	return dg_load_policy_as(path, &as, check_users, config, policy, diags);
 }

@@ -19,7 +19,7 @@
 
 /* Whether the module reads a file of this name in the include directory:
  * it ends in ".conf" and does not start with a dot. */
-bool dg_is_drop_in_name(const char *name);
+bool dg_load_is_drop_in_name(const char *name);
 
 /* What `dropgroups check` judges with the installed policy at `path`:
  *  main_from   a candidate main file, read (and checked on its own
@@ -42,7 +42,7 @@ struct dg_load_as {
 	const char *drop_in_as;
 };
 
-int dg_config_load_as(const char *path, const struct dg_load_as *as,
+int dg_load_config_as(const char *path, const struct dg_load_as *as,
 		      struct dg_config *out, struct dg_diags *diags);
 
 /* Load the main file at `path` and its drop-ins into *out; and, when
@@ -52,25 +52,25 @@ int dg_config_load_as(const char *path, const struct dg_load_as *as,
  * installed.  Returns 0 (and the caller must look at diags before using
  * *out) or -ENOMEM.  *out is always initialised and must be freed with
  * dg_config_free(). */
-int dg_config_load(const char *path, const char *extra_drop_in,
+int dg_load_config(const char *path, const char *extra_drop_in,
 		   const char *extra_name, struct dg_config *out,
 		   struct dg_diags *diags);
 
 /* Look every name of cfg up through NSS once, and build *policy from the
  * answers (resolve.c).  0 (look at diags) or -ENOMEM. */
-int dg_policy_resolve(const struct dg_config *cfg, bool check_users,
-		      struct dg_policy *policy, struct dg_diags *diags);
+int dg_load_resolve(const struct dg_config *cfg, bool check_users,
+		    struct dg_policy *policy, struct dg_diags *diags);
 
-/* Load (dg_config_load), check and resolve the policy.  check_users: also look up the user
- * names in users lists, to warn about typos (the module matches them as
- * written and never looks them up).  0, -EINVAL (errors are in diags) or
- * -ENOMEM.  config and policy are always initialised. */
-/* dg_policy_load with dg_config_load_as's candidates. */
-int dg_policy_load_as(const char *path, const struct dg_load_as *as,
+/* Load (dg_load_config), check and resolve the policy.  check_users: also look
+ * up the user names in users lists, to warn about typos (the module matches
+ * them as written and never looks them up).  0, -EINVAL (errors are in diags)
+ * or -ENOMEM.  config and policy are always initialised. */
+/* dg_load_policy with dg_load_config_as's candidates. */
+int dg_load_policy_as(const char *path, const struct dg_load_as *as,
 		      bool check_users, struct dg_config *config,
 		      struct dg_policy *policy, struct dg_diags *diags);
 
-int dg_policy_load(const char *path, const char *extra_drop_in,
+int dg_load_policy(const char *path, const char *extra_drop_in,
 		   const char *extra_name, bool check_users,
 		   struct dg_config *config, struct dg_policy *policy,
 		   struct dg_diags *diags);

@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "strlist.h"
 #include "util.h"
 
 /* Start from the size sysconf suggests and double on ERANGE: a group with
@@ -115,7 +116,7 @@ static int get_user(const char *name, uid_t uid, struct passwd *pw,
 #define NSSWITCH_CONF "/etc/nsswitch.conf"
 #define NSSWITCH_MAX (1u << 20)
 
-int dg_nsswitch_read(const char *db, struct dg_nss_services *out)
+int dg_nss_read_nsswitch(const char *db, struct dg_nss_services *out)
 {
 	_cleanup_close_ int fd = open(NSSWITCH_CONF, O_RDONLY | O_CLOEXEC);
 	_cleanup_free_ char *text = NULL;
@@ -128,7 +129,8 @@ int dg_nsswitch_read(const char *db, struct dg_nss_services *out)
 		return errno == ENOENT ? 0 : -errno; /* none: the defaults */
 	if (fstat(fd, &st) < 0)
 		return -errno;
-	r = dg_read_whole(fd, (size_t)st.st_size, NSSWITCH_MAX, &text, &len);
+	r = dg_util_read_whole(fd, (size_t)st.st_size, NSSWITCH_MAX, &text,
+			       &len);
 	return r < 0 ? r : dg_nsswitch_services(text, len, db, out);
 }
 
@@ -158,16 +160,16 @@ static enum files_order files_first(const char *db)
 
 	/* nscd runs, or might: every key is asked through glibc, as other
 	 * programs ask it. */
-	if (dg_nscd_may_answer())
+	if (dg_nss_nscd_may_answer())
 		return FILES_NOT_FIRST;
-	if (dg_nsswitch_read(db, &services) <= 0)
+	if (dg_nss_read_nsswitch(db, &services) <= 0)
 		return FILES_NOT_FIRST;
 	/* An action after files ([SUCCESS=continue], [NOTFOUND=return])
 	 * decides what comes next: not read here. */
 	if (services.n && strcmp(services.v[0].name, "files") == 0 &&
 	    default_actions(&services.v[0]))
 		order = services.n == 1 ? FILES_ONLY : FILES_FIRST;
-	dg_nss_services_free(&services);
+	dg_nsswitch_services_free(&services);
 	return order;
 }
 
@@ -252,7 +254,8 @@ static int file_pass_text(const char *path, int sysconf_key, bool groups,
 	/* Read whole, then parsed from memory by glibc's own parser:
 	 * fgetgrent_r on the file would ask the kernel for its offset
 	 * (lseek) at every line. */
-	r = dg_read_whole(fd, (size_t)st.st_size, FILE_PASS_MAX, &text, &len);
+	r = dg_util_read_whole(fd, (size_t)st.st_size, FILE_PASS_MAX, &text,
+			       &len);
 	if (r < 0)
 		return r == -ENOMEM ? r : -EIO;
 	if (seen && (r = seen(text, len, ctx)) < 0)
@@ -305,7 +308,8 @@ static int answer_from_file(void *entry, void *ctx)
 	const struct dg_name_answer *a;
 	size_t i;
 
-	if (!files_answers(name) || !(a = dg_name_answers_get(b->answers, name)))
+	if (!files_answers(name) ||
+	    !(a = dg_resolve_answers_get(b->answers, name)))
 		return 0;
 	i = (size_t)(a - b->answers->v);
 	if (b->done[i])
@@ -347,7 +351,7 @@ static int answers_from_file(bool groups, struct dg_name_answers *out,
 	return r == -ENOMEM ? r : 0;
 }
 
-int dg_group_by_name(const char *name, gid_t *gid)
+int dg_nss_group_by_name(const char *name, gid_t *gid)
 {
 	_cleanup_free_ char *buf = NULL;
 	struct group gr;
@@ -361,7 +365,7 @@ int dg_group_by_name(const char *name, gid_t *gid)
 /* An answer for each name (status 0), and those the files backend gives
  * in one pass (done[i] set): the caller asks each other name on its own.
  * 0, or -ENOMEM with out empty. */
-static int answers_start(bool groups, const struct dg_strings *names,
+static int answers_start(bool groups, const struct dg_strlist *names,
 			 struct dg_name_answers *out, bool **done)
 {
 	int r = 0;
@@ -378,12 +382,12 @@ static int answers_start(bool groups, const struct dg_strings *names,
 	if (r == 0)
 		r = answers_from_file(groups, out, *done);
 	if (r < 0)
-		dg_name_answers_free(out);
+		dg_resolve_answers_free(out);
 	return r;
 }
 
-int dg_nss_groups_by_name(const struct dg_strings *names,
-			  const struct dg_strings *confirm,
+int dg_nss_groups_by_name(const struct dg_strlist *names,
+			  const struct dg_strlist *confirm,
 			  struct dg_name_answers *out)
 {
 	_cleanup_free_ bool *done = NULL;
@@ -394,19 +398,19 @@ int dg_nss_groups_by_name(const struct dg_strings *names,
 
 		if (done[i])
 			continue; /* /etc/group has it, and is asked first */
-		a->status = dg_group_by_name(a->name, &a->gid);
+		a->status = dg_nss_group_by_name(a->name, &a->gid);
 		if (a->status == 0 && confirm &&
-		    dg_strings_has_sorted(confirm, a->name))
-			a->status = dg_group_by_name(a->name, &a->gid);
+		    dg_strlist_has_sorted(confirm, a->name))
+			a->status = dg_nss_group_by_name(a->name, &a->gid);
 		if (a->status == -ENOMEM)
 			r = -ENOMEM;
 	}
 	if (r < 0)
-		dg_name_answers_free(out);
+		dg_resolve_answers_free(out);
 	return r;
 }
 
-int dg_nss_users_exist(const struct dg_strings *names,
+int dg_nss_users_exist(const struct dg_strlist *names,
 		       struct dg_name_answers *out)
 {
 	_cleanup_free_ bool *done = NULL;
@@ -423,7 +427,7 @@ int dg_nss_users_exist(const struct dg_strings *names,
 			r = -ENOMEM;
 	}
 	if (r < 0)
-		dg_name_answers_free(out);
+		dg_resolve_answers_free(out);
 	return r;
 }
 
@@ -469,7 +473,7 @@ int dg_nss_gid_names(const struct dg_gids *gids, struct dg_gid_names *out,
 		for (size_t i = 0; i < names.n; i++)
 			free(names.v[i].name), names.v[i].name = NULL;
 		if (r == -ENOMEM) {
-			dg_gid_names_free(&names);
+			dg_gids_names_free(&names);
 			return r;
 		}
 	}
@@ -482,7 +486,7 @@ int dg_nss_gid_names(const struct dg_gids *gids, struct dg_gid_names *out,
 		r = gid_name(g, &names.v[i].name);
 		if (r < 0) {
 			*failed = g;
-			dg_gid_names_free(&names);
+			dg_gids_names_free(&names);
 			return r;
 		}
 	}
@@ -490,7 +494,7 @@ int dg_nss_gid_names(const struct dg_gids *gids, struct dg_gid_names *out,
 	return 0;
 }
 
-int dg_nss_walk_named(const struct dg_strings *names, struct dg_gids *out)
+int dg_nss_walk_named(const struct dg_strlist *names, struct dg_gids *out)
 {
 	struct { gid_t *v; size_t n, cap; } found = {0};
 	size_t size = initial_buffer(_SC_GETGR_R_SIZE_MAX);
@@ -517,7 +521,7 @@ int dg_nss_walk_named(const struct dg_strings *names, struct dg_gids *out)
 			break; /* the end of the walk */
 		if (e != 0)
 			r = -e;
-		else if (dg_strings_has_nocase(names, gr.gr_name) &&
+		else if (dg_strlist_has_nocase(names, gr.gr_name) &&
 			 DG_APPEND(&found, gr.gr_gid) < 0)
 			r = -ENOMEM;
 	}
@@ -533,7 +537,7 @@ int dg_nss_walk_named(const struct dg_strings *names, struct dg_gids *out)
 	return r;
 }
 
-char *dg_group_label(gid_t gid)
+char *dg_nss_group_label(gid_t gid)
 {
 	_cleanup_free_ char *buf = NULL;
 	char *label = NULL;
@@ -631,7 +635,7 @@ int dg_nss_files_groups_of(const char *user, gid_t skip, struct dg_gids *out)
 			      comment_lists_user, member_from_file, &fm);
 }
 
-int dg_group_entry_lists(gid_t gid, const char *user)
+int dg_nss_group_entry_lists(gid_t gid, const char *user)
 {
 	_cleanup_free_ char *buf = NULL;
 	struct group gr;
@@ -658,7 +662,7 @@ const char *dg_nss_env_tampered(void)
 	return NULL;
 }
 
-bool dg_nscd_may_answer(void)
+bool dg_nss_nscd_may_answer(void)
 {
 	struct stat st;
 
@@ -666,7 +670,7 @@ bool dg_nscd_may_answer(void)
 	return lstat(NSCD_SOCKET, &st) == 0 || errno != ENOENT;
 }
 
-char *dg_user_name(uid_t uid)
+char *dg_nss_user_name(uid_t uid)
 {
 	_cleanup_free_ char *buf = NULL;
 	struct passwd pw;
@@ -674,7 +678,7 @@ char *dg_user_name(uid_t uid)
 	return get_user(NULL, uid, &pw, &buf) > 0 ? strdup(pw.pw_name) : NULL;
 }
 
-int dg_user_lookup(const char *name, struct dg_user *out)
+int dg_nss_user_lookup(const char *name, struct dg_user *out)
 {
 	_cleanup_free_ char *buf = NULL;
 	struct dg_user user = {0};

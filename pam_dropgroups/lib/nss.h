@@ -14,21 +14,22 @@
 #include "nsswitch.h"
 #include "policy.h"
 #include "resolve.h"
+#include "strlist.h"
 
 /* 1 and *gid set; 0 when there is no such group; -errno when NSS itself
  * failed (the answer is unknown, so callers must fail closed). */
-int dg_group_by_name(const char *name, gid_t *gid);
+int dg_nss_group_by_name(const char *name, gid_t *gid);
 
 /* Look up each of names (sorted, distinct) once, into *out (sorted by
  * name).  A name in confirm that is not found is asked a second time:
  * glibc turns some passing failures inside a backend into a plain "not
  * found".  0, or -ENOMEM; each answer has its own status. */
-int dg_nss_groups_by_name(const struct dg_strings *names,
-			  const struct dg_strings *confirm,
+int dg_nss_groups_by_name(const struct dg_strlist *names,
+			  const struct dg_strlist *confirm,
 			  struct dg_name_answers *out);
 
 /* The same for user names: status 1 when the user exists. */
-int dg_nss_users_exist(const struct dg_strings *names,
+int dg_nss_users_exist(const struct dg_strlist *names,
 		       struct dg_name_answers *out);
 
 /* What NSS calls each of gids (getgrgid_r), into *out.  0, -ENOMEM, or
@@ -45,14 +46,14 @@ int dg_nss_gid_names(const struct dg_gids *gids, struct dg_gid_names *out,
  * one of names (sorted ignoring case), added to *out.  For the CLI only:
  * a walk is not reentrant, and a directory may not list its groups at
  * all, so the module never walks.  0, or -errno. */
-int dg_nss_walk_named(const struct dg_strings *names, struct dg_gids *out);
+int dg_nss_walk_named(const struct dg_strlist *names, struct dg_gids *out);
 
 /* "name(gid)", or "gid" when the gid has no name; NULL on ENOMEM. */
-char *dg_group_label(gid_t gid);
+char *dg_nss_group_label(gid_t gid);
 
 /* 1 with *out filled; 0 when there is no such user; -errno on NSS
- * failure.  The user's groups are left empty: see dg_user_groups. */
-int dg_user_lookup(const char *name, struct dg_user *out);
+ * failure.  The user's groups are left empty: see dg_initgroups. */
+int dg_nss_user_lookup(const char *name, struct dg_user *out);
 
 /* Add to *out (sorted) the gid of every group in /etc/group whose
  * members name user, skip aside: what nss_files answers initgroups.
@@ -63,13 +64,13 @@ int dg_nss_files_groups_of(const char *user, gid_t skip, struct dg_gids *out);
 
 /* Does the entry of group gid (getgrgid_r) list user as a member?  1 or
  * 0 (no such group lists nobody); -errno when NSS failed. */
-int dg_group_entry_lists(gid_t gid, const char *user);
+int dg_nss_group_entry_lists(gid_t gid, const char *user);
 
 /* The services of database db in /etc/nsswitch.conf (nsswitch.c): 1
  * with *out filled, 0 when no line names db or there is no file (glibc
  * uses its default), -EINVAL when it has more than one reading, or
  * another -errno when it could not be read. */
-int dg_nsswitch_read(const char *db, struct dg_nss_services *out);
+int dg_nss_read_nsswitch(const char *db, struct dg_nss_services *out);
 
 /* The name of a variable in this process's environment that an NSS
  * module reads even in a set-user-ID program, and that turns its
@@ -79,10 +80,10 @@ const char *dg_nss_env_tampered(void);
 
 /* Might glibc ask nscd before any backend (its socket is there, or may
  * be)?  Its answers can then differ from the backends'. */
-bool dg_nscd_may_answer(void);
+bool dg_nss_nscd_may_answer(void);
 
 /* The name of the user with this uid (the caller frees it); NULL if
  * there is none, NSS failed, or memory ran out. */
-char *dg_user_name(uid_t uid);
+char *dg_nss_user_name(uid_t uid);
 
 #endif

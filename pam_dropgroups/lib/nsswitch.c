@@ -190,13 +190,13 @@ int dg_nsswitch_services(const char *text, size_t len, const char *db,
 	if (!found)
 		return 0;
 	if ((r = parse_services(services, services_end, out)) < 0) {
-		dg_nss_services_free(out);
+		dg_nsswitch_services_free(out);
 		return r;
 	}
 	return 1;
 }
 
-void dg_nss_services_free(struct dg_nss_services *s)
+void dg_nsswitch_services_free(struct dg_nss_services *s)
 {
 	for (size_t i = 0; i < s->n; i++)
 		free(s->v[i].name);

@@ -41,6 +41,6 @@ struct dg_nss_services {
 int dg_nsswitch_services(const char *text, size_t len, const char *db,
 			 struct dg_nss_services *out);
 
-void dg_nss_services_free(struct dg_nss_services *s);
+void dg_nsswitch_services_free(struct dg_nss_services *s);
 
 #endif

@@ -15,7 +15,7 @@
 static int ask_entry(struct dg_user *user, gid_t gid)
 {
 	struct dg_membership *m = &user->member;
-	int r = dg_group_entry_lists(gid, user->name);
+	int r = dg_nss_group_entry_lists(gid, user->name);
 
 	if (r == -ENOMEM)
 		return r;
@@ -37,7 +37,7 @@ int dg_plan_match(const struct dg_policy *policy, const char *service,
 	for (;;) {
 		dg_policy_match(policy, service, user, m);
 		if (m->kind == DG_MATCH_ASK_LIST)
-			r = dg_user_groups(user);
+			r = dg_initgroups(user);
 		else if (m->kind == DG_MATCH_ASK_ENTRY)
 			r = ask_entry(user, m->group->gid);
 		else
@@ -109,11 +109,11 @@ int dg_plan_prepare(const char *path, const char *service,
 			     tampered);
 		return -EINVAL;
 	}
-	r = dg_policy_load(path, NULL, NULL, false, &plan->config, &plan->policy,
-			   diags);
+	r = dg_load_policy(path, NULL, NULL, false, &plan->config,
+			   &plan->policy, diags);
 	if (r < 0)
 		return r;
-	r = dg_user_lookup(username, &plan->user);
+	r = dg_nss_user_lookup(username, &plan->user);
 	if (r == -ENOMEM)
 		return r;
 	if (r == 0) {
@@ -127,7 +127,7 @@ int dg_plan_prepare(const char *path, const char *service,
 			     strerror(-r));
 		return -EINVAL;
 	}
-	if (want_user_groups && (r = dg_user_groups(&plan->user)) < 0)
+	if (want_user_groups && (r = dg_initgroups(&plan->user)) < 0)
 		return r;
 	if ((r = dg_plan_match(&plan->policy, service, &plan->user, &m)) < 0)
 		return r;
@@ -142,13 +142,13 @@ int dg_plan_prepare(const char *path, const char *service,
 static int unnamed_drops(const struct dg_decision *d,
 			 const struct dg_gid_names *known, struct dg_gids *out)
 {
-	int r = dg_decision_dropped(d, out);
+	int r = dg_policy_dropped(d, out);
 	size_t n = 0;
 
 	if (r < 0)
 		return r;
 	for (size_t i = 0; i < out->n; i++)
-		if (!dg_gid_names_find(known, out->v[i]))
+		if (!dg_gids_name_find(known, out->v[i]))
 			out->v[n++] = out->v[i];
 	out->n = n;
 	return 0;
@@ -163,9 +163,9 @@ int dg_plan_decide(const struct dg_plan *plan, const gid_t *current,
 	struct dg_gid_names asked = {0};
 	int r;
 
-	r = dg_decide(current, n_current, plan->user.primary_gid,
-		      &plan->policy, plan->rule, known, &o.decision);
-	if (r < 0 || !dg_decide_needs_names(&plan->policy, plan->rule))
+	r = dg_policy_decide(current, n_current, plan->user.primary_gid,
+			     &plan->policy, plan->rule, known, &o.decision);
+	if (r < 0 || !dg_policy_needs_names(&plan->policy, plan->rule))
 		goto out;
 	/* Names can only keep more: name what this pass drops, and decide
 	 * again with every name known. */
@@ -177,33 +177,34 @@ int dg_plan_decide(const struct dg_plan *plan, const gid_t *current,
 		 * (sorted, as ask is), without copying 65,536 strings */
 		o.names = asked;
 		asked = (struct dg_gid_names){0};
-	} else if ((r = dg_gid_names_merge(known, &asked, &o.names)) < 0) {
+	} else if ((r = dg_gids_names_merge(known, &asked, &o.names)) < 0) {
 		goto out;
 	}
 	if (ask.n) {
-		dg_decision_free(&o.decision);
-		r = dg_decide(current, n_current, plan->user.primary_gid,
-			      &plan->policy, plan->rule, &o.names, &o.decision);
+		dg_policy_decision_free(&o.decision);
+		r = dg_policy_decide(current, n_current, plan->user.primary_gid,
+				     &plan->policy, plan->rule, &o.names,
+				     &o.decision);
 	}
 out:
 	dg_gids_free(&ask);
-	dg_gid_names_free(&asked);
+	dg_gids_names_free(&asked);
 	if (r < 0)
-		dg_outcome_free(&o);
+		dg_plan_outcome_free(&o);
 	else
 		*out = o;
 	return r;
 }
 
-void dg_outcome_free(struct dg_outcome *o)
+void dg_plan_outcome_free(struct dg_outcome *o)
 {
-	dg_decision_free(&o->decision);
-	dg_gid_names_free(&o->names);
+	dg_policy_decision_free(&o->decision);
+	dg_gids_names_free(&o->names);
 }
 
 void dg_plan_free(struct dg_plan *plan)
 {
-	dg_user_free(&plan->user);
+	dg_policy_user_free(&plan->user);
 	dg_policy_free(&plan->policy);
 	dg_config_free(&plan->config);
 	*plan = (struct dg_plan){0};

@@ -15,7 +15,7 @@ struct dg_plan {
 	const struct dg_rule *rule; /* NULL: no rule matches */
 };
 
-/* dg_policy_load, then look the user up and find the rule that applies
+/* dg_load_policy, then look the user up and find the rule that applies
  * (dg_plan_match).  plan->user.groups is filled when a "%group" entry
  * needs it, or when want_user_groups (explain shows them).  A rule that
  * cannot be decided for the user is an error (-EINVAL, in diags): the
@@ -47,7 +47,7 @@ int dg_plan_decide(const struct dg_plan *plan, const gid_t *current,
 		   size_t n_current, const struct dg_gid_names *known,
 		   struct dg_outcome *out, gid_t *failed);
 
-void dg_outcome_free(struct dg_outcome *o);
+void dg_plan_outcome_free(struct dg_outcome *o);
 void dg_plan_free(struct dg_plan *plan);
 
 #endif

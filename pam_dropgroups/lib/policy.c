@@ -1,146 +1,17 @@
-/* The decision: pure functions over gids, their names, and the rules
- * (policy.h says what they promise). */
+/* The decision: pure functions over the rules, the user and the gids a
+ * process has (policy.h says what they promise; the sets of gids are
+ * gids.c's). */
 #include "policy.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-static int cmp_gid(const void *a, const void *b)
-{
-	gid_t x = *(const gid_t *)a, y = *(const gid_t *)b;
-
-	return (x > y) - (x < y);
-}
-
-size_t dg_gids_normalize(gid_t *v, size_t n)
-{
-	size_t out = 0, sorted = 1;
-
-	/* the kernel hands out group lists sorted: check before sorting
-	 * 65,536 of them again */
-	while (sorted < n && v[sorted - 1] < v[sorted])
-		sorted++;
-	if (sorted >= n)
-		return n;
-	qsort(v, n, sizeof(*v), cmp_gid);
-	for (size_t i = 0; i < n; i++)
-		if (out == 0 || v[out - 1] != v[i])
-			v[out++] = v[i];
-	return out;
-}
-
-bool dg_gids_contains(const struct dg_gids *set, gid_t gid)
-{
-	size_t lo = 0, hi = set->n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (set->v[mid] == gid)
-			return true;
-		if (set->v[mid] < gid)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return false;
-}
-
-int dg_gids_from(struct dg_gids *out, const gid_t *v, size_t n)
-{
-	gid_t *copy = dg_new0(gid_t, n);
-
-	if (!copy)
-		return -ENOMEM;
-	if (n)
-		memcpy(copy, v, n * sizeof(*copy));
-	out->v = copy;
-	out->n = dg_gids_normalize(copy, n);
-	return 0;
-}
-
-void dg_gids_free(struct dg_gids *set)
-{
-	free(set->v);
-	*set = (struct dg_gids){0};
-}
-
-const struct dg_gid_name *dg_gid_names_find(const struct dg_gid_names *names,
-					    gid_t gid)
-{
-	size_t lo = 0, hi = names ? names->n : 0;
-
-	/* bsearch, without a call through a pointer per step: this runs
-	 * once per gid, twice per login, 65,536 gids at most */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (names->v[mid].gid == gid)
-			return &names->v[mid];
-		if (names->v[mid].gid < gid)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
-}
-
-const char *dg_gid_names_get(const struct dg_gid_names *names, gid_t gid)
-{
-	const struct dg_gid_name *e = dg_gid_names_find(names, gid);
-
-	return e ? e->name : NULL;
-}
-
-static int names_take(struct dg_gid_names *out, const struct dg_gid_name *e)
-{
-	struct dg_gid_name *n = &out->v[out->n];
-
-	n->gid = e->gid;
-	if (e->name && !(n->name = strdup(e->name)))
-		return -ENOMEM;
-	out->n++;
-	return 0;
-}
-
-int dg_gid_names_merge(const struct dg_gid_names *a,
-		       const struct dg_gid_names *b, struct dg_gid_names *out)
-{
-	size_t na = a ? a->n : 0, nb = b ? b->n : 0, i = 0, j = 0;
-	struct dg_gid_names m = {.v = dg_new0(struct dg_gid_name, na + nb)};
-	int r = 0;
-
-	if (!m.v)
-		return -ENOMEM;
-	while (r == 0 && (i < na || j < nb)) {
-		if (j == nb || (i < na && a->v[i].gid <= b->v[j].gid)) {
-			if (j < nb && a->v[i].gid == b->v[j].gid)
-				j++;
-			r = names_take(&m, &a->v[i++]);
-		} else {
-			r = names_take(&m, &b->v[j++]);
-		}
-	}
-	if (r < 0) {
-		dg_gid_names_free(&m);
-		return r;
-	}
-	*out = m;
-	return 0;
-}
-
-void dg_gid_names_free(struct dg_gid_names *names)
-{
-	for (size_t i = 0; i < names->n; i++)
-		free(names->v[i].name);
-	free(names->v);
-	*names = (struct dg_gid_names){0};
-}
+#include "strlist.h"
 
 /* Is name among the user names of a users list?  "%group" and "*"
  * entries are not names: a user called "%students" is not a student. */
-static bool has_user_name(const struct dg_strings *users, const char *name)
+static bool has_user_name(const struct dg_strlist *users, const char *name)
 {
 	for (size_t i = 0; i < users->n; i++)
 		if (users->v[i][0] != '%' && strcmp(users->v[i], "*") != 0 &&
@@ -187,8 +58,8 @@ static enum dg_match_kind rule_matches(const struct dg_rule *rule,
 	const struct dg_rule_src *src = rule->src;
 	enum dg_match_kind kind = DG_MATCH_NONE;
 
-	if (!dg_strings_has(&src->services, service) &&
-	    !dg_strings_has(&src->services, "*"))
+	if (!dg_strlist_has(&src->services, service) &&
+	    !dg_strlist_has(&src->services, "*"))
 		return DG_MATCH_NONE;
 	if (rule->any_user || has_user_name(&src->users, user->name))
 		return DG_MATCH_RULE;
@@ -239,25 +110,7 @@ void dg_policy_match(const struct dg_policy *policy, const char *service,
 	}
 }
 
-int dg_gids_add(struct dg_gids *set, gid_t gid)
-{
-	gid_t *v;
-	size_t at = 0;
-
-	if (dg_gids_contains(set, gid))
-		return 0;
-	if (!(v = realloc(set->v, (set->n + 1) * sizeof(*v))))
-		return -ENOMEM;
-	while (at < set->n && v[at] < gid)
-		at++;
-	memmove(v + at + 1, v + at, (set->n - at) * sizeof(*v));
-	v[at] = gid;
-	set->v = v;
-	set->n++;
-	return 0;
-}
-
-bool dg_decide_needs_names(const struct dg_policy *policy,
+bool dg_policy_needs_names(const struct dg_policy *policy,
 			   const struct dg_rule *rule)
 {
 	return policy->restricting_names.n > 0 ||
@@ -274,10 +127,10 @@ static struct dg_verdict judge(gid_t gid, gid_t primary_gid,
 	bool listed = dg_gids_contains(&rule->named, gid);
 	bool named = rule->all || listed ||
 		     (rule->mode == DG_MODE_KEEP && name &&
-		      dg_strings_has_nocase(&rule->keep_names, name));
+		      dg_strlist_has_nocase(&rule->keep_names, name));
 	bool by_gid = dg_gids_contains(&policy->restricting, gid);
 	bool by_name = !by_gid && name &&
-		       dg_strings_has_nocase(&policy->restricting_names, name);
+		       dg_strlist_has_nocase(&policy->restricting_names, name);
 	struct dg_verdict v = {.gid = gid};
 
 	if (by_gid || by_name) {
@@ -303,9 +156,9 @@ static struct dg_verdict judge(gid_t gid, gid_t primary_gid,
 	return v;
 }
 
-int dg_decide(const gid_t *current, size_t n_current, gid_t primary_gid,
-	      const struct dg_policy *policy, const struct dg_rule *rule,
-	      const struct dg_gid_names *names, struct dg_decision *out)
+int dg_policy_decide(const gid_t *current, size_t n_current, gid_t primary_gid,
+		     const struct dg_policy *policy, const struct dg_rule *rule,
+		     const struct dg_gid_names *names, struct dg_decision *out)
 {
 	_cleanup_free_ struct dg_verdict *verdicts = NULL;
 	_cleanup_free_ gid_t *kept = NULL;
@@ -345,7 +198,7 @@ int dg_decide(const gid_t *current, size_t n_current, gid_t primary_gid,
 	return 0;
 }
 
-int dg_decision_dropped(const struct dg_decision *d, struct dg_gids *out)
+int dg_policy_dropped(const struct dg_decision *d, struct dg_gids *out)
 {
 	gid_t *v = dg_new0(gid_t, d->n_verdicts);
 	size_t n = 0;
@@ -359,7 +212,7 @@ int dg_decision_dropped(const struct dg_decision *d, struct dg_gids *out)
 	return 0;
 }
 
-const char *dg_reason_text(enum dg_reason reason)
+const char *dg_policy_reason_text(enum dg_reason reason)
 {
 	switch (reason) {
 	case DG_REASON_RESTRICTING: return "restricting";
@@ -371,33 +224,33 @@ const char *dg_reason_text(enum dg_reason reason)
 	return "?";
 }
 
-void dg_decision_free(struct dg_decision *d)
+void dg_policy_decision_free(struct dg_decision *d)
 {
 	free(d->verdicts);
 	dg_gids_free(&d->groups);
 	*d = (struct dg_decision){0};
 }
 
-void dg_rule_free(struct dg_rule *rule)
+void dg_policy_rule_free(struct dg_rule *rule)
 {
 	free(rule->label_buf);
 	free(rule->user_groups);
 	dg_gids_free(&rule->named);
-	dg_strings_free(&rule->keep_names);
+	dg_strlist_free(&rule->keep_names);
 	*rule = (struct dg_rule){0};
 }
 
 void dg_policy_free(struct dg_policy *policy)
 {
 	for (size_t i = 0; i < policy->n_rules; i++)
-		dg_rule_free(&policy->rules[i]);
+		dg_policy_rule_free(&policy->rules[i]);
 	free(policy->rules);
 	dg_gids_free(&policy->restricting);
-	dg_strings_free(&policy->restricting_names);
+	dg_strlist_free(&policy->restricting_names);
 	*policy = (struct dg_policy){0};
 }
 
-void dg_user_free(struct dg_user *user)
+void dg_policy_user_free(struct dg_user *user)
 {
 	free(user->name);
 	dg_gids_free(&user->groups);

@@ -13,13 +13,9 @@
 #include <sys/types.h>
 
 #include "config.h"
+#include "gids.h"
+#include "strlist.h"
 #include "util.h"
-
-/* A set of gids: sorted ascending, no duplicates. */
-struct dg_gids {
-	gid_t *v;
-	size_t n;
-};
 
 /* A "%group" entry of a rule's users, as NSS answered for its name. */
 struct dg_user_group {
@@ -48,7 +44,7 @@ struct dg_rule {
 	 * calls by one of these names (in any case) is kept too, whatever gid
 	 * the name resolved to: two groups can share a name (a local and a
 	 * directory one). */
-	struct dg_strings keep_names;
+	struct dg_strlist keep_names;
 };
 
 struct dg_policy {
@@ -60,7 +56,7 @@ struct dg_policy {
 	 * by name (and by default ignoring case), and a second group of that
 	 * name (say, from a directory) has another gid than getgrnam_r()
 	 * returns. */
-	struct dg_strings restricting_names;
+	struct dg_strlist restricting_names;
 	struct dg_rule *rules;
 	size_t n_rules;
 };
@@ -95,19 +91,6 @@ struct dg_user {
 	struct dg_membership member;
 };
 
-/* What NSS calls some gids (getgrgid_r), sorted by gid.  A gid that is
- * absent was not asked about; one whose name is NULL was, and NSS said
- * it has no name. */
-struct dg_gid_name {
-	gid_t gid;
-	char *name;
-};
-
-struct dg_gid_names {
-	struct dg_gid_name *v;
-	size_t n;
-};
-
 enum dg_reason {
 	DG_REASON_RESTRICTING, /* kept: a negative credential */
 	DG_REASON_PRIMARY,     /* kept: the user's primary group */
@@ -135,24 +118,6 @@ struct dg_decision {
 	struct dg_gids groups;       /* the new list: the kept gids */
 	bool changed;                /* some gid was dropped */
 };
-
-/* Sort and de-duplicate v in place; returns the new length. */
-size_t dg_gids_normalize(gid_t *v, size_t n);
-bool dg_gids_contains(const struct dg_gids *set, gid_t gid);
-/* Copy v[0..n) into a normalized set; -ENOMEM on failure. */
-int dg_gids_from(struct dg_gids *out, const gid_t *v, size_t n);
-void dg_gids_free(struct dg_gids *set);
-
-/* What NSS said of gid, or NULL when it was not asked. */
-const struct dg_gid_name *dg_gid_names_find(const struct dg_gid_names *names,
-					    gid_t gid);
-/* The name NSS gave gid, or NULL (not asked, or no name). */
-const char *dg_gid_names_get(const struct dg_gid_names *names, gid_t gid);
-/* Every entry of a and of b (a's where both have one), copied, sorted:
- * 0 or -ENOMEM. */
-int dg_gid_names_merge(const struct dg_gid_names *a,
-		       const struct dg_gid_names *b, struct dg_gid_names *out);
-void dg_gid_names_free(struct dg_gid_names *names);
 
 /* Which rule applies to service and user, as far as what is known of
  * the user decides it (pure: the caller asks NSS what this says it must
@@ -183,12 +148,9 @@ struct dg_match {
 void dg_policy_match(const struct dg_policy *policy, const char *service,
 		     const struct dg_user *user, struct dg_match *out);
 
-/* Add gid to set (sorted): 0 or -ENOMEM. */
-int dg_gids_add(struct dg_gids *set, gid_t gid);
-
 /* Does deciding under rule depend on what NSS calls the gids?  Only when
  * the policy has restricting names or the rule keeps by name. */
-bool dg_decide_needs_names(const struct dg_policy *policy,
+bool dg_policy_needs_names(const struct dg_policy *policy,
 			   const struct dg_rule *rule);
 
 /* The new group list for a process with `current` groups under `rule`.
@@ -197,18 +159,18 @@ bool dg_decide_needs_names(const struct dg_policy *policy,
  * result can then only keep fewer groups, never more (so decide once
  * without names, name the gids it drops, and decide again).
  * Returns 0, or -ENOMEM with *out untouched. */
-int dg_decide(const gid_t *current, size_t n_current, gid_t primary_gid,
-	      const struct dg_policy *policy, const struct dg_rule *rule,
-	      const struct dg_gid_names *names, struct dg_decision *out);
+int dg_policy_decide(const gid_t *current, size_t n_current, gid_t primary_gid,
+		     const struct dg_policy *policy, const struct dg_rule *rule,
+		     const struct dg_gid_names *names, struct dg_decision *out);
 
 /* The gids that d drops, sorted: 0 or -ENOMEM. */
-int dg_decision_dropped(const struct dg_decision *d, struct dg_gids *out);
+int dg_policy_dropped(const struct dg_decision *d, struct dg_gids *out);
 
-const char *dg_reason_text(enum dg_reason reason);
+const char *dg_policy_reason_text(enum dg_reason reason);
 
-void dg_decision_free(struct dg_decision *d);
-void dg_rule_free(struct dg_rule *rule);
+void dg_policy_decision_free(struct dg_decision *d);
+void dg_policy_rule_free(struct dg_rule *rule);
 void dg_policy_free(struct dg_policy *policy);
-void dg_user_free(struct dg_user *user);
+void dg_policy_user_free(struct dg_user *user);
 
 #endif

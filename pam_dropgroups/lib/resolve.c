@@ -8,20 +8,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "strlist.h"
+
 static int cmp_answer(const void *key, const void *elem)
 {
 	return strcmp(key, ((const struct dg_name_answer *)elem)->name);
 }
 
-const struct dg_name_answer *dg_name_answers_get(const struct dg_name_answers *a,
-						 const char *name)
+const struct dg_name_answer *
+dg_resolve_answers_get(const struct dg_name_answers *a, const char *name)
 {
 	if (!a || !a->n)
 		return NULL;
 	return bsearch(name, a->v, a->n, sizeof(*a->v), cmp_answer);
 }
 
-void dg_name_answers_free(struct dg_name_answers *a)
+void dg_resolve_answers_free(struct dg_name_answers *a)
 {
 	for (size_t i = 0; i < a->n; i++)
 		free(a->v[i].name);
@@ -80,16 +82,16 @@ static int drop_repeats(struct gather *g)
 }
 
 /* The distinct names of g, copied into out (sorted). */
-static int copy_unique(struct gather *g, struct dg_strings *out)
+static int copy_unique(struct gather *g, struct dg_strlist *out)
 {
-	*out = (struct dg_strings){0};
+	*out = (struct dg_strlist){0};
 	if (drop_repeats(g) < 0)
 		return -ENOMEM;
 	if (g->n > 1)
 		qsort(g->v, g->n, sizeof(*g->v), cmp_name);
 	for (size_t i = 0; i < g->n; i++)
-		if (dg_strings_add(out, g->v[i]) < 0) {
-			dg_strings_free(out);
+		if (dg_strlist_add(out, g->v[i]) < 0) {
+			dg_strlist_free(out);
 			return -ENOMEM;
 		}
 	return 0;
@@ -110,7 +112,7 @@ static size_t name_slots(const struct dg_config *cfg)
 static void gather_user_groups(const struct dg_config *cfg, struct gather *g)
 {
 	for (size_t i = 0; i < cfg->rules.n; i++) {
-		const struct dg_strings *users = &cfg->rules.v[i].users;
+		const struct dg_strlist *users = &cfg->rules.v[i].users;
 
 		for (size_t j = 0; j < users->n; j++) {
 			if (users->v[j][0] != '%' || !users->v[j][1])
@@ -122,12 +124,12 @@ static void gather_user_groups(const struct dg_config *cfg, struct gather *g)
 	}
 }
 
-int dg_config_group_names(const struct dg_config *cfg, struct dg_strings *out)
+int dg_resolve_group_names(const struct dg_config *cfg, struct dg_strlist *out)
 {
 	_cleanup_free_ const char **v = dg_new0(const char *, name_slots(cfg));
 	struct gather g = {v, 0};
 
-	*out = (struct dg_strings){0};
+	*out = (struct dg_strlist){0};
 	if (!v)
 		return -ENOMEM;
 	gather_refs(&cfg->restricting, &g);
@@ -137,13 +139,13 @@ int dg_config_group_names(const struct dg_config *cfg, struct dg_strings *out)
 	return copy_unique(&g, out);
 }
 
-int dg_config_user_group_names(const struct dg_config *cfg,
-			       struct dg_strings *out)
+int dg_resolve_user_group_names(const struct dg_config *cfg,
+				struct dg_strlist *out)
 {
 	_cleanup_free_ const char **v = NULL;
 	struct gather g = {NULL, 0};
 
-	*out = (struct dg_strings){0};
+	*out = (struct dg_strlist){0};
 	gather_user_groups(cfg, &g);
 	/* most policies name no "%group": nothing to allocate */
 	if (!g.n)
@@ -155,16 +157,16 @@ int dg_config_user_group_names(const struct dg_config *cfg,
 	return copy_unique(&g, out);
 }
 
-int dg_config_user_names(const struct dg_config *cfg, struct dg_strings *out)
+int dg_resolve_user_names(const struct dg_config *cfg, struct dg_strlist *out)
 {
 	_cleanup_free_ const char **v = dg_new0(const char *, name_slots(cfg));
 	struct gather g = {v, 0};
 
-	*out = (struct dg_strings){0};
+	*out = (struct dg_strlist){0};
 	if (!v)
 		return -ENOMEM;
 	for (size_t i = 0; i < cfg->rules.n; i++) {
-		const struct dg_strings *users = &cfg->rules.v[i].users;
+		const struct dg_strlist *users = &cfg->rules.v[i].users;
 
 		for (size_t j = 0; j < users->n; j++)
 			if (users->v[j][0] != '%' && strcmp(users->v[j], "*"))
@@ -178,7 +180,7 @@ int dg_config_user_names(const struct dg_config *cfg, struct dg_strings *out)
 static int answer_for(const struct dg_name_answers *a, const char *name,
 		      gid_t *gid)
 {
-	const struct dg_name_answer *e = dg_name_answers_get(a, name);
+	const struct dg_name_answer *e = dg_resolve_answers_get(a, name);
 
 	if (!e)
 		return -ENOKEY;
@@ -220,7 +222,7 @@ static int resolve_restricting(const struct dg_config *cfg,
 			continue;
 		}
 		/* The name protects by name whatever NSS says of it now. */
-		if (dg_strings_add(&out->restricting_names, ref->name) < 0)
+		if (dg_strlist_add(&out->restricting_names, ref->name) < 0)
 			return -ENOMEM;
 		status = answer_for(answers, ref->name, &v[n]);
 		if (status > 0)
@@ -243,7 +245,7 @@ static int resolve_restricting(const struct dg_config *cfg,
 				       "restricting", ref->file, ref->line,
 				       diags);
 	}
-	dg_strings_sort_unique_nocase(&out->restricting_names);
+	dg_strlist_sort_unique_nocase(&out->restricting_names);
 	return dg_gids_from(&out->restricting, v, n);
 }
 
@@ -272,7 +274,7 @@ static int resolve_groups(const struct dg_rule_src *src,
 			continue;
 		}
 		if (src->mode == DG_MODE_KEEP &&
-		    dg_strings_add(&rule->keep_names, ref->name) < 0)
+		    dg_strlist_add(&rule->keep_names, ref->name) < 0)
 			return -ENOMEM;
 		status = answer_for(answers, ref->name, &v[n]);
 		if (status > 0)
@@ -286,7 +288,7 @@ static int resolve_groups(const struct dg_rule_src *src,
 			report_failure(status, "group", ref->name, what,
 				       ref->file, ref->line, diags);
 	}
-	dg_strings_sort_unique_nocase(&rule->keep_names);
+	dg_strlist_sort_unique_nocase(&rule->keep_names);
 	rule->named.n = dg_gids_normalize(v, n);
 	rule->named.v = DG_TAKE(v);
 	return 0;
@@ -372,8 +374,7 @@ static int resolve_users(const struct dg_rule_src *src,
 		if (!v && !(v = dg_new0(struct dg_user_group, src->users.n)))
 			return -ENOMEM;
 		g.status = !*g.name ? 0 : answer_for(groups, g.name, &g.gid);
-		if (g.status == 0 &&
-		    dg_strings_has(&src->users_optional, u)) {
+		if (g.status == 0 && dg_strlist_has(&src->users_optional, u)) {
 			dg_diags_add(diags, DG_WARNING, src->file, line,
 				     "group \"%s\" (optional) in users of rule "
 				     "\"%s\" does not exist; it is ignored",
@@ -410,7 +411,7 @@ static void warn_restricting_named(const struct dg_rule *rule,
 	for (size_t i = 0; i < src->groups.n; i++) {
 		const struct dg_group_ref *ref = &src->groups.v[i];
 		bool by_name = ref->name &&
-			       dg_strings_has_nocase(&policy->restricting_names,
+			       dg_strlist_has_nocase(&policy->restricting_names,
 						     ref->name);
 		gid_t gid = ref->gid;
 		bool found;
@@ -451,7 +452,7 @@ static int resolve_rule(const struct dg_rule_src *src,
 	rule->mode = src->mode;
 	/* a named rule goes by its name, with no copy of it */
 	if (!(rule->label = src->name) &&
-	    !(rule->label = rule->label_buf = dg_rule_label(src)))
+	    !(rule->label = rule->label_buf = dg_config_rule_label(src)))
 		return -ENOMEM;
 	if ((r = resolve_users(src, groups, users, rule, diags)) < 0 ||
 	    (r = resolve_groups(src, groups, rule, diags)) < 0)
@@ -460,10 +461,10 @@ static int resolve_rule(const struct dg_rule_src *src,
 	return 0;
 }
 
-int dg_policy_build(const struct dg_config *cfg,
-		    const struct dg_name_answers *groups,
-		    const struct dg_name_answers *users, struct dg_policy *out,
-		    struct dg_diags *diags)
+int dg_resolve_policy(const struct dg_config *cfg,
+		      const struct dg_name_answers *groups,
+		      const struct dg_name_answers *users,
+		      struct dg_policy *out, struct dg_diags *diags)
 {
 	struct dg_policy policy = {0};
 	int r;

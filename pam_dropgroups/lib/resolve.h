@@ -10,6 +10,7 @@
 #include "config.h"
 #include "diag.h"
 #include "policy.h"
+#include "strlist.h"
 
 /* What NSS answered for one name. */
 struct dg_name_answer {
@@ -26,17 +27,17 @@ struct dg_name_answers {
 
 /* The distinct group names that cfg names (restricting, drop, keep and
  * "%group" entries), sorted: what must be looked up.  0 or -ENOMEM. */
-int dg_config_group_names(const struct dg_config *cfg, struct dg_strings *out);
+int dg_resolve_group_names(const struct dg_config *cfg, struct dg_strlist *out);
 
 /* The distinct groups of its "%group" users entries, sorted: the names
  * whose "not found" is asked twice (dg_nss_groups_by_name's confirm),
  * since a wrong one could make a later rule match instead.  0 or
  * -ENOMEM. */
-int dg_config_user_group_names(const struct dg_config *cfg,
-			       struct dg_strings *out);
+int dg_resolve_user_group_names(const struct dg_config *cfg,
+				struct dg_strlist *out);
 
 /* The distinct user names in users lists ("*" and "%group" aside). */
-int dg_config_user_names(const struct dg_config *cfg, struct dg_strings *out);
+int dg_resolve_user_names(const struct dg_config *cfg, struct dg_strlist *out);
 
 /* Build *out from cfg and the answers for its group names.  users: the
  * answers for its user names, or NULL when they are not checked (the
@@ -44,13 +45,13 @@ int dg_config_user_names(const struct dg_config *cfg, struct dg_strings *out);
  * Unknown names are warnings (restricting names: errors, unless marked
  * optional); NSS failures are errors.  Returns 0 (look at diags) or
  * -ENOMEM. */
-int dg_policy_build(const struct dg_config *cfg,
-		    const struct dg_name_answers *groups,
-		    const struct dg_name_answers *users, struct dg_policy *out,
-		    struct dg_diags *diags);
+int dg_resolve_policy(const struct dg_config *cfg,
+		      const struct dg_name_answers *groups,
+		      const struct dg_name_answers *users,
+		      struct dg_policy *out, struct dg_diags *diags);
 
-const struct dg_name_answer *dg_name_answers_get(const struct dg_name_answers *a,
-						 const char *name);
-void dg_name_answers_free(struct dg_name_answers *a);
+const struct dg_name_answer *
+dg_resolve_answers_get(const struct dg_name_answers *a, const char *name);
+void dg_resolve_answers_free(struct dg_name_answers *a);
 
 #endif

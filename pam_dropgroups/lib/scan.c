@@ -4,14 +4,14 @@
  * text means: libconfig still parses it, and config.c checks that it
  * parsed it to the end. */
 #include "scan.h"
-#include "util.h"
-
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
+
+#include "util.h"
 
 struct scan {
 	const char *file;
@@ -35,7 +35,7 @@ struct scan {
 
 /* libconfig honours @include only at the start of a line (after blanks);
  * refusing every such line, wherever it is, is a superset of that. */
-int dg_text_find_include(const char *file, const char *text,
+int dg_scan_find_include(const char *file, const char *text,
 			 struct dg_diags *diags)
 {
 	struct scan s0 = {.file = file, .diags = diags}, *s = &s0;
@@ -258,7 +258,7 @@ static void check_invisible(struct scan *s, const char *text)
 			continue;
 		}
 		if ((u == '\r' && c[1] != '\n') ||
-		    (dg_control_len(c, false) && u != '\t' && u != '\r')) {
+		    (dg_util_control_len(c, false) && u != '\t' && u != '\r')) {
 			scan_error(s, line,
 				   "control character 0x%02x: the file would "
 				   "not read as it shows (a carriage return may "
@@ -280,7 +280,7 @@ static void check_invisible(struct scan *s, const char *text)
 	}
 }
 
-int dg_text_check(const char *file, const char *text, struct dg_diags *diags)
+int dg_scan_text(const char *file, const char *text, struct dg_diags *diags)
 {
 	struct scan s = {.file = file, .p = text, .line = 1, .diags = diags};
 

@@ -8,7 +8,7 @@
 /* @include lines in text, the contents of file: libconfig would open the
  * named file itself, past every ownership check in load.c.  Each is an
  * error in diags.  Returns 0, or -EINVAL when it found one. */
-int dg_text_find_include(const char *file, const char *text,
+int dg_scan_find_include(const char *file, const char *text,
 			 struct dg_diags *diags);
 
 /* Check text for:
@@ -20,6 +20,6 @@ int dg_text_find_include(const char *file, const char *text,
  *    that ends no line, other control characters, Unicode bidirectional
  *    controls.
  * Each is an error in diags.  Returns 0, or -EINVAL when it found one. */
-int dg_text_check(const char *file, const char *text, struct dg_diags *diags);
+int dg_scan_text(const char *file, const char *text, struct dg_diags *diags);
 
 #endif

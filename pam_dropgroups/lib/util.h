@@ -1,7 +1,8 @@
 /* Small helpers shared by every file: scope-bound cleanup, checked array
- * growth, string lists, and reading a whole file.  Error paths release
- * what they took through these, so no branch can forget a free (the
- * module lives inside sshd and login for the whole life of the daemon). */
+ * growth, the one control-character test, and reading a whole file.
+ * Error paths release what they took through these, so no branch can
+ * forget a free (the module lives inside sshd and login for the whole
+ * life of the daemon). */
 #ifndef DG_UTIL_H
 #define DG_UTIL_H
 
@@ -32,7 +33,7 @@ static inline void dg_fclosep(FILE **f)
 /* fmt and ap formatted into a new string, or NULL on any failure:
  * vasprintf leaves its pointer undefined when it fails, and every caller
  * wants a NULL to test (and to free). */
-char *dg_vasprintf(const char *fmt, va_list ap)
+char *dg_util_vasprintf(const char *fmt, va_list ap)
 	__attribute__((format(printf, 1, 0)));
 
 /* Hand ownership of a cleanup-managed pointer to the caller. */
@@ -45,13 +46,13 @@ char *dg_vasprintf(const char *fmt, va_list ap)
 
 /* Grow *v (elements of size elem) so that it holds at least need elements.
  * Returns 0, or -ENOMEM with *v and *cap unchanged. */
-int dg_grow(void **v, size_t *cap, size_t need, size_t elem);
+int dg_util_grow(void **v, size_t *cap, size_t need, size_t elem);
 
 /* Append one element to a {v, n, cap} vector: 0 or -ENOMEM. */
 #define DG_APPEND(vec, elem)                                                   \
 	({                                                                     \
-		int _r = dg_grow((void **)&(vec)->v, &(vec)->cap,              \
-				 (vec)->n + 1, sizeof(*(vec)->v));             \
+		int _r = dg_util_grow((void **)&(vec)->v, &(vec)->cap,         \
+				      (vec)->n + 1, sizeof(*(vec)->v));        \
 		if (_r == 0)                                                   \
 			(vec)->v[(vec)->n++] = (elem);                         \
 		_r;                                                            \
@@ -65,7 +66,7 @@ int dg_grow(void **v, size_t *cap, size_t need, size_t elem);
  * starts with.  C0 (below 0x20) and DEL are one byte; with c1, UTF-8's
  * C1 controls (U+0080..U+009F, 0xc2 0x80..0x9f) are two.  0: none.  A
  * caller that lets tab or CR through says so where it calls this. */
-static inline size_t dg_control_len(const char *p, bool c1)
+static inline size_t dg_util_control_len(const char *p, bool c1)
 {
 	const unsigned char *u = (const unsigned char *)p;
 
@@ -74,49 +75,18 @@ static inline size_t dg_control_len(const char *p, bool c1)
 	return c1 && u[0] == 0xc2 && u[1] >= 0x80 && u[1] <= 0x9f ? 2 : 0;
 }
 
-/* A list of owned strings. */
-struct dg_strings {
-	char **v;
-	size_t n, cap;
-};
-
-int dg_strings_add(struct dg_strings *s, const char *str);
-/* Sort (C locale) and drop duplicates, in place. */
-void dg_strings_sort_unique(struct dg_strings *s);
-/* Is str in s (in any order)? */
-bool dg_strings_has(const struct dg_strings *s, const char *str);
-/* Is str in s?  s must be sorted (dg_strings_sort_unique). */
-bool dg_strings_has_sorted(const struct dg_strings *s, const char *str);
-/* The same two, with names compared ignoring (ASCII) case: sudo matches
- * group names that way by default (case_insensitive_group). */
-void dg_strings_sort_unique_nocase(struct dg_strings *s);
-bool dg_strings_has_nocase(const struct dg_strings *s, const char *str);
-void dg_strings_free(struct dg_strings *s);
-
-/* Memory handed out in pieces and freed all at once: a compiled policy
- * read from the cache (cache.c) is one arena, so reading it costs a few
- * allocations, not one per string. */
-struct dg_arena;
-
-/* size zeroed bytes, aligned for any type, freed with the arena; NULL on
- * ENOMEM. */
-void *dg_arena_alloc(struct dg_arena **arena, size_t size);
-/* Free mem (from malloc) with the arena: 0, or -ENOMEM with mem freed. */
-int dg_arena_adopt(struct dg_arena **arena, void *mem);
-void dg_arena_free(struct dg_arena **arena);
-
 /* Read fd to its end (size_hint: its expected size) into a
  * NUL-terminated *text of *len bytes.  0, -ENOMEM, -EFBIG when it holds
  * more than max bytes, or read's -errno. */
-int dg_read_whole(int fd, size_t size_hint, size_t max, char **text,
-		  size_t *len);
+int dg_util_read_whole(int fd, size_t size_hint, size_t max, char **text,
+		       size_t *len);
 
-/* Read the regular file at path whole, as dg_read_whole does.  oflags:
+/* Read the regular file at path whole, as dg_util_read_whole does.  oflags:
  * added to open's flags (O_NOFOLLOW).  The open does not block on a
  * FIFO where a file should be (O_NONBLOCK); anything but a regular file
  * is then refused: -EISDIR for a directory, -EINVAL for the rest.  0, or
- * open's, fstat's or dg_read_whole's -errno. */
-int dg_read_file(const char *path, int oflags, size_t max, char **text,
-		 size_t *len);
+ * open's, fstat's or dg_util_read_whole's -errno. */
+int dg_util_read_file(const char *path, int oflags, size_t max, char **text,
+		      size_t *len);
 
 #endif

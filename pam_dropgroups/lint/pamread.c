@@ -17,7 +17,7 @@
 /* As libpam reads a stack file: links followed. */
 static int read_path(const char *path, char **text, size_t *len)
 {
-	return dg_read_file(path, 0, PAM_FILE_MAX_BYTES, text, len);
+	return dg_util_read_file(path, 0, PAM_FILE_MAX_BYTES, text, len);
 }
 
 /* Try dir/name; 0, -ENOENT (try the next place) or another -errno. */
@@ -54,7 +54,7 @@ static int dirs_read(void *ctx, const char *name, bool conf_dir_only,
 	return r;
 }
 
-struct dg_pam_reader dg_pam_dirs_reader(const struct dg_pam_dirs *dirs)
+struct dg_pam_reader dg_pamread_dirs(const struct dg_pam_dirs *dirs)
 {
 	return (struct dg_pam_reader){.read = dirs_read,
 				      .ctx = (void *)(uintptr_t)dirs};

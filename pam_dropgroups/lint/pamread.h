@@ -20,6 +20,6 @@ struct dg_pam_dirs {
 };
 
 /* A reader over dirs (which must outlive it). */
-struct dg_pam_reader dg_pam_dirs_reader(const struct dg_pam_dirs *dirs);
+struct dg_pam_reader dg_pamread_dirs(const struct dg_pam_dirs *dirs);
 
 #endif

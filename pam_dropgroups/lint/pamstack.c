@@ -13,6 +13,8 @@
 
 #include <security/_pam_types.h>
 
+#include "strlist.h"
+
 static const char *const facility_names[DG_PAM_FACILITIES] = {
 	[DG_PAM_AUTH] = "auth",
 	[DG_PAM_ACCOUNT] = "account",
@@ -20,7 +22,7 @@ static const char *const facility_names[DG_PAM_FACILITIES] = {
 	[DG_PAM_PASSWORD] = "password",
 };
 
-const char *dg_pam_facility_name(enum dg_pam_facility f)
+const char *dg_pamstack_facility_name(enum dg_pam_facility f)
 {
 	return f < DG_PAM_FACILITIES ? facility_names[f] : "?";
 }
@@ -214,7 +216,7 @@ static int add_module_line(struct walk *w, const char *file, int line,
 		}
 	}
 	if (oom || DG_APPEND(&w->stack->lines, l) < 0) {
-		dg_strings_free(&l.args);
+		dg_strlist_free(&l.args);
 		return -ENOMEM;
 	}
 	return 0;
@@ -321,7 +323,7 @@ static int read_file(struct walk *w, const char *name, bool conf_dir_only,
 			    &len);
 	if (r < 0)
 		return r;
-	if (dg_strings_add(&w->stack->files, path) < 0 ||
+	if (dg_strlist_add(&w->stack->files, path) < 0 ||
 	    !(buf = malloc(DG_PAM_LINE_BUFFER)))
 		return -ENOMEM;
 	file = w->stack->files.v[w->stack->files.n - 1];
@@ -338,8 +340,8 @@ static int read_file(struct walk *w, const char *name, bool conf_dir_only,
 	return 0;
 }
 
-int dg_pam_stack_load(const struct dg_pam_reader *reader, const char *service,
-		      struct dg_pam_stack *out, struct dg_diags *diags)
+int dg_pamstack_load(const struct dg_pam_reader *reader, const char *service,
+		     struct dg_pam_stack *out, struct dg_diags *diags)
 {
 	struct walk w = {.reader = reader, .stack = out, .diags = diags};
 	int r;
@@ -351,20 +353,20 @@ int dg_pam_stack_load(const struct dg_pam_reader *reader, const char *service,
 	return r;
 }
 
-void dg_pam_stack_free(struct dg_pam_stack *stack)
+void dg_pamstack_free(struct dg_pam_stack *stack)
 {
 	for (size_t i = 0; i < stack->lines.n; i++) {
 		free(stack->lines.v[i].control);
 		free(stack->lines.v[i].module);
-		dg_strings_free(&stack->lines.v[i].args);
+		dg_strlist_free(&stack->lines.v[i].args);
 	}
 	free(stack->lines.v);
 	free(stack->frames.v);
-	dg_strings_free(&stack->files);
+	dg_strlist_free(&stack->files);
 	*stack = (struct dg_pam_stack){0};
 }
 
-bool dg_pam_is_dropgroups(const char *module)
+bool dg_pamstack_is_dropgroups(const char *module)
 {
 	const char *base = strrchr(module, '/');
 
@@ -518,14 +520,14 @@ static enum dg_pam_action control_action(const char *control, int code,
 	return DG_PAM_ACTION_JUMP;
 }
 
-enum dg_pam_action dg_pam_control_action(const char *control, int code)
+enum dg_pam_action dg_pamstack_control_action(const char *control, int code)
 {
 	unsigned jump;
 
 	return control_action(control, code, &jump);
 }
 
-const char *dg_pam_code_name(int code)
+const char *dg_pamstack_code_name(int code)
 {
 	return code >= 0 && code < N_CODES ? return_names[code] : "?";
 }
@@ -588,8 +590,8 @@ static bool skips(const struct dg_pam_stack *s, size_t k, unsigned f,
 	       jump > handlers_between(s, f, l->facility, line_pos(k), anchor);
 }
 
-long dg_pam_skipped_by(const struct dg_pam_stack *s, size_t i,
-		       uint32_t codes, int *code)
+long dg_pamstack_skipped_by(const struct dg_pam_stack *s, size_t i,
+			    uint32_t codes, int *code)
 {
 	enum dg_pam_facility fac = s->lines.v[i].facility;
 	unsigned f = s->lines.v[i].frame;

@@ -23,6 +23,7 @@
 #include <stdint.h>
 
 #include "diag.h"
+#include "strlist.h"
 #include "util.h"
 
 enum dg_pam_facility {
@@ -33,14 +34,14 @@ enum dg_pam_facility {
 	DG_PAM_FACILITIES,
 };
 
-const char *dg_pam_facility_name(enum dg_pam_facility f);
+const char *dg_pamstack_facility_name(enum dg_pam_facility f);
 
 /* One module line, where it was written. */
 struct dg_pam_line {
 	enum dg_pam_facility facility;
 	char *control;          /* "required", or "[...]" as written */
 	char *module;           /* a name or a path, as written */
-	struct dg_strings args; /* as libpam hands them to the module */
+	struct dg_strlist args; /* as libpam hands them to the module */
 	const char *file;       /* points into dg_pam_stack.files */
 	int line;               /* where the (continued) line starts */
 	unsigned substack;      /* how many substacks deep (0: none) */
@@ -66,7 +67,7 @@ struct dg_pam_lines {
 };
 
 struct dg_pam_stack {
-	struct dg_strings files;   /* every file read: lines point here */
+	struct dg_strlist files;   /* every file read: lines point here */
 	const char *file;          /* the service's own file */
 	struct dg_pam_lines lines; /* in the order libpam runs them */
 	struct dg_pam_frames frames;
@@ -97,14 +98,14 @@ struct dg_pam_reader {
  * file that is missing, are in diags as errors at the line that names
  * it), -ENOENT when the service has no file (libpam would use "other"),
  * -ENOMEM, or the reader's -errno for the service's own file.  *out is
- * always initialised; free it with dg_pam_stack_free. */
-int dg_pam_stack_load(const struct dg_pam_reader *reader, const char *service,
-		      struct dg_pam_stack *out, struct dg_diags *diags);
+ * always initialised; free it with dg_pamstack_free. */
+int dg_pamstack_load(const struct dg_pam_reader *reader, const char *service,
+		     struct dg_pam_stack *out, struct dg_diags *diags);
 
-void dg_pam_stack_free(struct dg_pam_stack *stack);
+void dg_pamstack_free(struct dg_pam_stack *stack);
 
 /* Is module (as written on a line) pam_dropgroups? */
-bool dg_pam_is_dropgroups(const char *module);
+bool dg_pamstack_is_dropgroups(const char *module);
 
 /* What a line's control does when the module returns code (a PAM_*
  * value), by libpam's rules for "required", "requisite", "optional",
@@ -120,17 +121,17 @@ enum dg_pam_action {
 	DG_PAM_ACTION_JUMP,   /* N: skip the next N lines */
 };
 
-enum dg_pam_action dg_pam_control_action(const char *control, int code);
+enum dg_pam_action dg_pamstack_control_action(const char *control, int code);
 
 /* libpam's name of a return code ("success", "new_authtok_reqd"). */
-const char *dg_pam_code_name(int code);
+const char *dg_pamstack_code_name(int code);
 
 /* Can libpam skip line i of s?  The index of an earlier line whose
  * control, on a code in codes (bit c: code c), ends the stack or the
  * substack that holds line i ("done", "sufficient") or jumps past it,
  * with *code that code; or -1.  Jumps count as libpam counts them: an
  * included line is a line, a substack is one. */
-long dg_pam_skipped_by(const struct dg_pam_stack *s, size_t i,
-		       uint32_t codes, int *code);
+long dg_pamstack_skipped_by(const struct dg_pam_stack *s, size_t i,
+			    uint32_t codes, int *code);
 
 #endif

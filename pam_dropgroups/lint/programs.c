@@ -112,7 +112,7 @@ const struct dg_program *dg_programs(size_t *n)
 	return programs;
 }
 
-const struct dg_program *dg_program_find(const char *service)
+const struct dg_program *dg_programs_find(const char *service)
 {
 	for (size_t i = 0; i < sizeof(programs) / sizeof(*programs); i++)
 		if (strcmp(programs[i].service, service) == 0)

@@ -46,6 +46,6 @@ struct dg_program {
 /* The table, in the order people meet the programs. */
 const struct dg_program *dg_programs(size_t *n);
 /* The row of service, or NULL. */
-const struct dg_program *dg_program_find(const char *service);
+const struct dg_program *dg_programs_find(const char *service);
 
 #endif

@@ -13,6 +13,7 @@
 #include <security/_pam_types.h>
 
 #include "args.h"
+#include "strlist.h"
 
 /* --- one line --- */
 
@@ -60,7 +61,8 @@ static bool fails_closed(const struct dg_pam_line *l)
 	size_t n = failure_codes(l->facility, has_system_err(l), codes);
 
 	for (size_t i = 0; i < n; i++) {
-		enum dg_pam_action a = dg_pam_control_action(l->control, codes[i]);
+		enum dg_pam_action a =
+			dg_pamstack_control_action(l->control, codes[i]);
 
 		if (a == DG_PAM_ACTION_IGNORE || a == DG_PAM_ACTION_RESET ||
 		    (a == DG_PAM_ACTION_JUMP && l->facility != DG_PAM_AUTH))
@@ -92,7 +94,7 @@ static const char *name_of(const struct dg_program *p, const char *service)
 static bool line_fails_open(const struct dg_program *p, const char *service,
 			    const struct dg_pam_line *l, char **msg)
 {
-	const char *fac = dg_pam_facility_name(l->facility);
+	const char *fac = dg_pamstack_facility_name(l->facility);
 	int r = 0;
 
 	if (effect_of(p, l) == DG_EFFECT_FAILS_OPEN) {
@@ -159,7 +161,7 @@ static const struct dg_pam_line *skipped_by(const struct dg_service_stack *s,
 	if (e != DG_EFFECT_TRIMS && e != DG_EFFECT_FAILS_OPEN &&
 	    e != DG_EFFECT_CHECKS)
 		return NULL;
-	k = dg_pam_skipped_by(&s->stack, i, SKIP_CODES, code);
+	k = dg_pamstack_skipped_by(&s->stack, i, SKIP_CODES, code);
 	return k < 0 ? NULL : &s->stack.lines.v[k];
 }
 
@@ -173,7 +175,7 @@ static struct judged judge(const struct dg_service_stack *s,
 		enum dg_effect e = effect_of(p, l);
 		int code;
 
-		if (!dg_pam_is_dropgroups(l->module))
+		if (!dg_pamstack_is_dropgroups(l->module))
 			continue;
 		j.any = true;
 		if (skipped_by(s, p, i, &code)) {
@@ -215,7 +217,8 @@ static void add(struct dg_diags *d, enum dg_severity sev, const char *file,
 static void report_success_action(const struct dg_pam_line *l,
 				  struct dg_diags *d)
 {
-	enum dg_pam_action a = dg_pam_control_action(l->control, PAM_SUCCESS);
+	enum dg_pam_action a =
+		dg_pamstack_control_action(l->control, PAM_SUCCESS);
 	const char *what = a == DG_PAM_ACTION_DONE    ? "ends the stack"
 			   : a == DG_PAM_ACTION_JUMP  ? "skips the lines after it"
 			   : a == DG_PAM_ACTION_RESET ? "forgets the failures "
@@ -235,7 +238,7 @@ static void report_success_action(const struct dg_pam_line *l,
 static void report_undone(const struct dg_program *p,
 			  const struct dg_pam_line *l, struct dg_diags *d)
 {
-	const char *fac = dg_pam_facility_name(l->facility);
+	const char *fac = dg_pamstack_facility_name(l->facility);
 
 	if (effect_of(p, l) == DG_EFFECT_CHECKS)
 		dg_diags_add(d, DG_ERROR, l->file, l->line,
@@ -273,7 +276,7 @@ static bool report_skipped(const struct dg_service_stack *s,
 		     "or jumps past this line, so for %s the module does not "
 		     "run, and the login goes on with every group",
 		     by->file, by->line, by->control, by->module,
-		     dg_pam_code_name(code), name_of(p, s->service));
+		     dg_pamstack_code_name(code), name_of(p, s->service));
 	return true;
 }
 
@@ -288,7 +291,7 @@ static enum dg_trim judge_and_report(const struct dg_service_stack *s,
 		const struct dg_pam_line *l = &s->stack.lines.v[i];
 		char *msg = NULL;
 
-		if (!dg_pam_is_dropgroups(l->module))
+		if (!dg_pamstack_is_dropgroups(l->module))
 			continue;
 		report_success_action(l, d);
 		if (report_skipped(s, p, i, &j, d) || j.good)
@@ -309,7 +312,7 @@ static enum dg_trim judge_and_report(const struct dg_service_stack *s,
 
 /* --- the rules --- */
 
-static bool strings_has(const struct dg_strings *s, const char *str)
+static bool strings_has(const struct dg_strlist *s, const char *str)
 {
 	for (size_t i = 0; i < s->n; i++)
 		if (strcmp(s->v[i], str) == 0)
@@ -415,7 +418,7 @@ static void lint_args(const struct dg_service_stacks *stacks,
 			_cleanup_free_ char *why = NULL;
 			struct dg_args args;
 
-			if (!dg_pam_is_dropgroups(l->module))
+			if (!dg_pamstack_is_dropgroups(l->module))
 				continue;
 			if (dg_args_parse((int)l->args.n,
 					  (const char *const *)l->args.v, &args,
@@ -454,7 +457,7 @@ static void lint_no_new_privs(const struct dg_config *cfg, struct dg_diags *d)
 static void lint_named(const struct dg_service_stack *s,
 		       const struct dg_rule_src *r, struct dg_diags *d)
 {
-	const struct dg_program *p = dg_program_find(s->service);
+	const struct dg_program *p = dg_programs_find(s->service);
 	enum dg_trim t = judge_and_report(s, p, d);
 	const char *where = s->stack.file;
 
@@ -528,15 +531,15 @@ static int lint_unnamed(const struct dg_config *cfg,
 	return 0;
 }
 
-int dg_lint(const struct dg_config *cfg, const char *policy_path,
-	    const struct dg_service_stacks *stacks, struct dg_diags *diags)
+int dg_ways_lint(const struct dg_config *cfg, const char *policy_path,
+		 const struct dg_service_stacks *stacks, struct dg_diags *diags)
 {
 	lint_args(stacks, policy_path, diags);
 	lint_no_new_privs(cfg, diags);
 	for (size_t i = 0; i < stacks->n; i++) {
 		const struct dg_service_stack *s = &stacks->v[i];
 		const struct dg_rule_src *r = naming_rule(cfg, s->service);
-		const struct dg_program *p = dg_program_find(s->service);
+		const struct dg_program *p = dg_programs_find(s->service);
 
 		if (r)
 			lint_named(s, r, diags);
@@ -547,23 +550,23 @@ int dg_lint(const struct dg_config *cfg, const char *policy_path,
 	return 0;
 }
 
-int dg_lint_services(const struct dg_config *cfg, struct dg_strings *out)
+int dg_ways_lint_services(const struct dg_config *cfg, struct dg_strlist *out)
 {
 	size_t n;
 	const struct dg_program *programs = dg_programs(&n);
 
 	for (size_t i = 0; i < n; i++)
-		if (dg_strings_add(out, programs[i].service) < 0)
+		if (dg_strlist_add(out, programs[i].service) < 0)
 			return -ENOMEM;
 	for (size_t i = 0; i < cfg->rules.n; i++) {
-		const struct dg_strings *sv = &cfg->rules.v[i].services;
+		const struct dg_strlist *sv = &cfg->rules.v[i].services;
 
 		for (size_t k = 0; k < sv->n; k++)
 			if (strcmp(sv->v[k], "*") != 0 &&
-			    dg_strings_add(out, sv->v[k]) < 0)
+			    dg_strlist_add(out, sv->v[k]) < 0)
 				return -ENOMEM;
 	}
-	dg_strings_sort_unique(out);
+	dg_strlist_sort_unique(out);
 	return 0;
 }
 
@@ -578,16 +581,16 @@ find_stack(const struct dg_service_stacks *stacks, const char *service)
 	return NULL;
 }
 
-static int add_way(struct dg_strings *out, const char *fmt, ...)
+static int add_way(struct dg_strlist *out, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-static int add_way(struct dg_strings *out, const char *fmt, ...)
+static int add_way(struct dg_strlist *out, const char *fmt, ...)
 {
 	_cleanup_free_ char *s = NULL;
 	va_list ap;
 
 	va_start(ap, fmt);
-	s = dg_vasprintf(fmt, ap);
+	s = dg_util_vasprintf(fmt, ap);
 	va_end(ap);
 	if (!s || DG_APPEND(out, s) < 0)
 		return -ENOMEM;
@@ -597,7 +600,7 @@ static int add_way(struct dg_strings *out, const char *fmt, ...)
 
 /* The way through p, if it is open for the plan's user: 0 or -ENOMEM. */
 static int way_through(struct dg_plan *plan, const struct dg_program *p,
-		       const struct dg_service_stack *s, struct dg_strings *out)
+		       const struct dg_service_stack *s, struct dg_strlist *out)
 {
 	const char *user = plan->user.name;
 	struct dg_match m;
@@ -633,8 +636,8 @@ static int way_through(struct dg_plan *plan, const struct dg_program *p,
 		       p->name, s->stack.file, p->fix);
 }
 
-int dg_ways_open(struct dg_plan *plan,
-		 const struct dg_service_stacks *stacks, struct dg_strings *out)
+int dg_ways_open(struct dg_plan *plan, const struct dg_service_stacks *stacks,
+		 struct dg_strlist *out)
 {
 	bool nnp = plan->rule->src->no_new_privs;
 	size_t n;
@@ -659,11 +662,11 @@ int dg_ways_open(struct dg_plan *plan,
 	return 0;
 }
 
-void dg_service_stacks_free(struct dg_service_stacks *s)
+void dg_ways_stacks_free(struct dg_service_stacks *s)
 {
 	for (size_t i = 0; i < s->n; i++) {
 		free(s->v[i].service);
-		dg_pam_stack_free(&s->v[i].stack);
+		dg_pamstack_free(&s->v[i].stack);
 	}
 	free(s->v);
 	*s = (struct dg_service_stacks){0};

@@ -10,6 +10,7 @@
 #include "pamstack.h"
 #include "plan.h"
 #include "programs.h"
+#include "strlist.h"
 
 /* One service's stack as read for lint or explain. */
 struct dg_service_stack {
@@ -27,22 +28,23 @@ struct dg_service_stacks {
 
 /* The services to read: each one a rule names (not "*"), and each one
  * of the table of programs; sorted, each once.  0 or -ENOMEM. */
-int dg_lint_services(const struct dg_config *cfg, struct dg_strings *out);
+int dg_ways_lint_services(const struct dg_config *cfg, struct dg_strlist *out);
 
 /* What is wrong with how the stacks carry out the policy at
  * policy_path (as read into cfg), into diags: errors where a line would
  * not do what the policy says, or would let a broken policy through;
  * warnings for ways back in.  0 or -ENOMEM. */
-int dg_lint(const struct dg_config *cfg, const char *policy_path,
-	    const struct dg_service_stacks *stacks, struct dg_diags *diags);
+int dg_ways_lint(const struct dg_config *cfg, const char *policy_path,
+		 const struct dg_service_stacks *stacks,
+		 struct dg_diags *diags);
 
 /* The ways back in that stay open for plan's user in a session under
  * plan->rule (which must match): one line each, "WHAT: WHY", in out.
  * What NSS is asked to place the user (dg_plan_match) is kept in
  * plan->user.  0 or -ENOMEM. */
-int dg_ways_open(struct dg_plan *plan,
-		 const struct dg_service_stacks *stacks, struct dg_strings *out);
+int dg_ways_open(struct dg_plan *plan, const struct dg_service_stacks *stacks,
+		 struct dg_strlist *out);
 
-void dg_service_stacks_free(struct dg_service_stacks *s);
+void dg_ways_stacks_free(struct dg_service_stacks *s);
 
 #endif

@@ -56,7 +56,7 @@ static void log_fail(pam_handle_t *pamh, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	what = dg_vasprintf(fmt, ap);
+	what = dg_util_vasprintf(fmt, ap);
 	va_end(ap);
 	pam_syslog(pamh, LOG_ERR, "%s; groups left unchanged",
 		   what ? what : "out of memory");
@@ -125,8 +125,8 @@ static char *list_groups(const struct dg_outcome *o, bool want_kept,
 			more++;
 			continue;
 		}
-		name = dg_gid_names_get(&o->names, v->gid);
-		if (!name && !(label = dg_group_label(v->gid)))
+		name = dg_gids_name_get(&o->names, v->gid);
+		if (!name && !(label = dg_nss_group_label(v->gid)))
 			bad = 1;
 		else if (name)
 			bad |= fprintf(f, "%s%s(%u)", shown ? ", " : "", name,
@@ -164,7 +164,7 @@ static void kept_plan_free(struct kept_plan *k)
 	if (!k)
 		return;
 	dg_plan_free(&k->plan);
-	dg_gid_names_free(&k->names);
+	dg_gids_names_free(&k->names);
 	free(k->config);
 	free(k->service);
 	free(k->user);
@@ -287,12 +287,12 @@ static int trim(pam_handle_t *pamh, const struct dg_args *args, int fail_code)
 		log_no_rule(pamh, args, &k->plan);
 		return PAM_IGNORE;
 	}
-	if (dg_plan_apply(&k->plan, false, &k->names, &outcome, &why) < 0) {
+	if (dg_apply(&k->plan, false, &k->names, &outcome, &why) < 0) {
 		log_apply_error(pamh, &why);
 		return fail_code;
 	}
 	log_applied(pamh, &k->plan, &outcome);
-	dg_outcome_free(&outcome);
+	dg_plan_outcome_free(&outcome);
 	return PAM_SUCCESS;
 }
 
@@ -317,14 +317,14 @@ static int check_ahead(pam_handle_t *pamh, const struct dg_args *args,
 		log_no_rule(pamh, args, &k->plan);
 		return PAM_IGNORE;
 	}
-	if (!dg_decide_needs_names(&k->plan.policy, k->plan.rule))
+	if (!dg_policy_needs_names(&k->plan.policy, k->plan.rule))
 		return PAM_SUCCESS;
 	/* The gids named ahead are those the user's list has.  A partial
 	 * list names fewer; the apply step names any other gid the session
 	 * holds itself, and fails closed if it cannot. */
 	user = &k->plan.user;
 	if (user->member.listed == DG_LISTED_NOT_ASKED &&
-	    dg_user_groups(user) < 0) {
+	    dg_initgroups(user) < 0) {
 		log_fail(pamh, "out of memory");
 		return fail_code;
 	}
@@ -336,10 +336,10 @@ static int check_ahead(pam_handle_t *pamh, const struct dg_args *args,
 		log_apply_error(pamh, &why);
 		return fail_code;
 	}
-	dg_gid_names_free(&k->names);
+	dg_gids_names_free(&k->names);
 	k->names = o.names;
 	o.names = (struct dg_gid_names){0};
-	dg_outcome_free(&o);
+	dg_plan_outcome_free(&o);
 	return PAM_SUCCESS;
 }
 
@@ -387,7 +387,8 @@ PAM_EXTERN int pam_sm_setcred(pam_handle_t *pamh, int flags, int argc,
 	/* A screen locker reinitialises the credentials of a session that
 	 * is running already, from the user's own process: it cannot set
 	 * groups, and has nothing of the login to trim. */
-	if ((flags & PAM_REINITIALIZE_CRED) && dg_has_cap_setgid() == 0) {
+	if ((flags & PAM_REINITIALIZE_CRED) &&
+	    dg_kernel_has_cap_setgid() == 0) {
 		if (args.debug)
 			pam_syslog(pamh, LOG_DEBUG,
 				   "PAM_REINITIALIZE_CRED without CAP_SETGID: "

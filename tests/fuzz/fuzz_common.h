@@ -19,6 +19,7 @@
 #include "config.h"
 #include "diag.h"
 #include "policy.h"
+#include "strlist.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -173,7 +174,7 @@ __attribute__((unused)) static void fz_check_refs(const struct dg_config *cfg,
 	}
 }
 
-__attribute__((unused)) static void fz_check_strings(const struct dg_strings *s,
+__attribute__((unused)) static void fz_check_strings(const struct dg_strlist *s,
 						     const char *what)
 {
 	if (s->n > s->cap)
@@ -205,8 +206,8 @@ __attribute__((unused)) static void fz_check_config(const struct dg_config *cfg)
 		fz_check_strings(&r->services, "services");
 		fz_check_strings(&r->users, "users");
 		fz_check_refs(cfg, &r->groups, "drop/keep");
-		if (!(label = dg_rule_label(r)))
-			fz_fail("dg_rule_label failed");
+		if (!(label = dg_config_rule_label(r)))
+			fz_fail("dg_config_rule_label failed");
 		free(label);
 	}
 }
@@ -249,7 +250,7 @@ fz_check_policy(const struct dg_config *cfg, const struct dg_policy *pol)
 	}
 }
 
-/* dg_decide's contract (policy.h, dropgroups.conf(5)) when no gid has a
+/* dg_policy_decide's contract (policy.h, dropgroups.conf(5)) when no gid has a
  * name: for the groups in `start`, the new list is a sorted, unique
  * subset of them that keeps every restricting gid and the primary gid,
  * and otherwise keeps exactly what the rule's mode says. */

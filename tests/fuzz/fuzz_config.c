@@ -20,9 +20,9 @@ static void resolve_and_check(const struct dg_config *cfg,
 	int r;
 
 	fz_check_config(cfg);
-	r = dg_policy_resolve(cfg, false, &pol, diags);
+	r = dg_load_resolve(cfg, false, &pol, diags);
 	if (r < 0)
-		fz_fail("dg_policy_resolve returned %d", r);
+		fz_fail("dg_load_resolve returned %d", r);
 	fz_check_policy(cfg, &pol);
 	fz_check_diags(diags);
 	dg_policy_free(&pol);

@@ -15,7 +15,7 @@
  *
  * Without "#%gids" the start is "+user +primary +restricting +named".
  * The policy is parsed as a main file, resolved, the user looked up, the
- * first matching rule found, and then dg_decide is run for the matching
+ * first matching rule found, and then dg_policy_decide is run for the matching
  * rule and for every other rule, checking each result against the
  * contract in fuzz_common.h (a sorted, unique subset of the start keeping
  * every restricting gid and the primary gid).  abort() on violation. */
@@ -27,6 +27,7 @@
 
 #include "initgroups.h"
 #include "nss.h"
+#include "strlist.h"
 
 #define FZ_MAX_GIDS 512
 #define FZ_MAX_RULES 64
@@ -172,15 +173,16 @@ static void decide_and_check(const struct scenario *sc,
 	if (sc->add & FZ_ADD_NAMED)
 		append(start, &n, rule->named.v, rule->named.n);
 
-	if (dg_decide(start, n, user->primary_gid, pol, rule, NULL, &d) < 0)
-		fz_fail("dg_decide failed");
+	if (dg_policy_decide(start, n, user->primary_gid, pol, rule, NULL, &d) <
+	    0)
+		fz_fail("dg_policy_decide failed");
 	fz_check_decision(start, n, user->primary_gid, &pol->restricting,
 			  rule, &d);
-	dg_decision_free(&d);
+	dg_policy_decision_free(&d);
 	free(start);
 }
 
-static bool has(const struct dg_strings *s, const char *str)
+static bool has(const struct dg_strlist *s, const char *str)
 {
 	for (size_t i = 0; i < s->n; i++)
 		if (strcmp(s->v[i], str) == 0)
@@ -238,13 +240,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (r < 0)
 		fz_fail("dg_config_parse returned %d", r);
 	fz_check_config(&cfg);
-	if ((r = dg_policy_resolve(&cfg, false, &pol, &diags)) < 0)
-		fz_fail("dg_policy_resolve returned %d", r);
+	if ((r = dg_load_resolve(&cfg, false, &pol, &diags)) < 0)
+		fz_fail("dg_load_resolve returned %d", r);
 	fz_check_policy(&cfg, &pol);
 	fz_check_diags(&diags);
 
-	r = dg_user_lookup(sc->user, &user);
-	if (r <= 0 || dg_user_groups(&user) < 0)
+	r = dg_nss_user_lookup(sc->user, &user);
+	if (r <= 0 || dg_initgroups(&user) < 0)
 		goto out; /* not on this machine: nothing to explain */
 	fz_check_set(&user.groups, "user groups");
 	if (sc->primary_given)
@@ -264,7 +266,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if ((long)i != m)
 			decide_and_check(sc, &pol, &user, &pol.rules[i]);
 out:
-	dg_user_free(&user);
+	dg_policy_user_free(&user);
 	dg_policy_free(&pol);
 	dg_config_free(&cfg);
 	dg_diags_free(&diags);

@@ -1,4 +1,4 @@
-/* libFuzzer target: the loader (load.c) through dg_policy_load (plan.c).
+/* libFuzzer target: the loader (load.c) through dg_load_policy (plan.c).
  *
  * A root-owned 0755 directory is made once (mkdtemp + chmod) and removed
  * at exit.  Each input becomes the files in it:
@@ -434,13 +434,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 
 	snprintf(path, sizeof(path), "%s/dropgroups.conf", fz_root);
-	r = dg_policy_load(path, NULL, NULL, false, &cfg, &pol, &diags);
+	r = dg_load_policy(path, NULL, NULL, false, &cfg, &pol, &diags);
 	fz_check_diags(&diags);
 	fz_check_config(&cfg);
 	if (r != 0 && r != -EINVAL)
-		fz_fail("dg_policy_load returned %d", r);
+		fz_fail("dg_load_policy returned %d", r);
 	if ((r == 0) == dg_diags_failed(&diags))
-		fz_fail("dg_policy_load returned %d with%s errors", r,
+		fz_fail("dg_load_policy returned %d with%s errors", r,
 			dg_diags_failed(&diags) ? "" : " no");
 	if (r == 0)
 		fz_check_policy(&cfg, &pol);
@@ -470,7 +470,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		int r2;
 
 		snprintf(path, sizeof(path), "%s/dropgroups.conf", fz_root);
-		r2 = dg_policy_load(path, NULL, NULL, false, &cfg2, &pol2,
+		r2 = dg_load_policy(path, NULL, NULL, false, &cfg2, &pol2,
 				    &diags2);
 		if (r2 != r)
 			fz_fail("the second load returned %d, the first %d", r2,

@@ -14,14 +14,15 @@
 #include <string.h>
 
 #include "config.h"
+#include "strlist.h"
 
 static inline bool dg_test_same_str(const char *a, const char *b)
 {
 	return a == b || (a && b && strcmp(a, b) == 0);
 }
 
-static inline bool dg_test_same_strings(const struct dg_strings *a,
-					const struct dg_strings *b)
+static inline bool dg_test_same_strings(const struct dg_strlist *a,
+					const struct dg_strlist *b)
 {
 	if (a->n != b->n)
 		return false;

@@ -35,7 +35,7 @@ static void services_in_order_with_glibc_defaults(void **state)
 	assert_int_equal(s.v[1].after[DG_NSS_NOTFOUND], DG_NSS_CONTINUE);
 	assert_int_equal(s.v[1].after[DG_NSS_UNAVAIL], DG_NSS_CONTINUE);
 	assert_int_equal(s.v[1].after[DG_NSS_TRYAGAIN], DG_NSS_CONTINUE);
-	dg_nss_services_free(&s);
+	dg_nsswitch_services_free(&s);
 	assert_int_equal(read_db("passwd: files\n", "group", &s), 0);
 	assert_int_equal(read_db("", "initgroups", &s), 0);
 }
@@ -58,7 +58,7 @@ static void actions_and_their_negation(void **state)
 	assert_int_equal(s.v[1].after[DG_NSS_UNAVAIL], DG_NSS_CONTINUE);
 	assert_int_equal(s.v[1].after[DG_NSS_NOTFOUND], DG_NSS_MERGE);
 	assert_string_equal(s.v[2].name, "ldap");
-	dg_nss_services_free(&s);
+	dg_nsswitch_services_free(&s);
 }
 
 /* glibc 2.33 and later strip no comment on a database's line: the words
@@ -74,7 +74,7 @@ static void a_comment_is_read_as_services(void **state)
 	assert_int_equal(s.n, 3);
 	assert_string_equal(s.v[1].name, "#");
 	assert_string_equal(s.v[2].name, "ldap");
-	dg_nss_services_free(&s);
+	dg_nsswitch_services_free(&s);
 }
 
 /* Where glibc versions read the text differently, or glibc refuses it,

@@ -26,18 +26,18 @@ struct loaded {
 
 #define LOAD(l, service, ...)                                                  \
 	do {                                                                   \
-		static const struct fake_file files_[] = {__VA_ARGS__};             \
+		static const struct fake_file files_[] = {__VA_ARGS__};        \
 		struct fake_pamd fs_ = {files_,                                \
 					sizeof(files_) / sizeof(*files_)};     \
 		struct dg_pam_reader rd_ = {fake_pamd_read, &fs_};             \
 		(l)->diags = (struct dg_diags){0};                             \
-		(l)->r = dg_pam_stack_load(&rd_, service, &(l)->stack,         \
-					   &(l)->diags);                       \
+		(l)->r = dg_pamstack_load(&rd_, service, &(l)->stack,          \
+					  &(l)->diags);                        \
 	} while (0)
 
 static void unload(struct loaded *l)
 {
-	dg_pam_stack_free(&l->stack);
+	dg_pamstack_free(&l->stack);
 	dg_diags_free(&l->diags);
 }
 
@@ -49,8 +49,8 @@ static char *describe(const struct dg_pam_line *l)
 	FILE *f = open_memstream(&s, &len);
 
 	assert_non_null(f);
-	fprintf(f, "%s %s %s", dg_pam_facility_name(l->facility), l->control,
-		l->module);
+	fprintf(f, "%s %s %s", dg_pamstack_facility_name(l->facility),
+		l->control, l->module);
 	for (size_t i = 0; i < l->args.n; i++)
 		fprintf(f, " <%s>", l->args.v[i]);
 	fprintf(f, " @%s:%d", l->file, l->line);
@@ -210,7 +210,7 @@ static void test_a_long_line_is_two_as_libpam_reads_it(void **state)
 	snprintf(text + n, sizeof(text) - (size_t)n,
 		 "auth [success=1 default=ignore] pam_b.so\n"
 		 "auth required pam_dropgroups.so\n");
-	l.r = dg_pam_stack_load(&rd, "svc", &l.stack, &l.diags);
+	l.r = dg_pamstack_load(&rd, "svc", &l.stack, &l.diags);
 	assert_int_equal(l.r, 0);
 	assert_int_equal(l.diags.n, 0);
 	ASSERT_LINES(&l.stack, "auth optional pam_a.so @/etc/pam.d/svc:1",
@@ -221,7 +221,7 @@ static void test_a_long_line_is_two_as_libpam_reads_it(void **state)
 	 * second, a line of no type libpam knows */
 	memmove(text + n - 1, text + n, strlen(text + n) + 1);
 	l = (struct loaded){0};
-	l.r = dg_pam_stack_load(&rd, "svc", &l.stack, &l.diags);
+	l.r = dg_pamstack_load(&rd, "svc", &l.stack, &l.diags);
 	assert_int_equal(l.r, 0);
 	assert_int_equal(l.diags.n, 1);
 	assert_diag(&l.diags, 0, DG_WARNING, "/etc/pam.d/svc", 1,
@@ -255,7 +255,7 @@ static void test_lines_libpam_gives_up_on(void **state)
 	 * has room for the NUL alone, reads nothing, and libpam asks again */
 	snprintf(text, sizeof(text), "auth required pam_x.so %0999d\\more\n", 0);
 	l = (struct loaded){0};
-	l.r = dg_pam_stack_load(&rd, "svc", &l.stack, &l.diags);
+	l.r = dg_pamstack_load(&rd, "svc", &l.stack, &l.diags);
 	assert_int_equal(l.r, 0);
 	assert_int_equal(l.stack.lines.n, 0);
 	assert_int_equal(l.diags.n, 1);
@@ -293,18 +293,25 @@ static void test_lines_libpam_may_skip(void **state)
 		     "session required pam_dropgroups.so @/etc/pam.d/svc:6",
 		     "account required pam_dropgroups.so @/etc/pam.d/svc:7");
 	/* in the substack: its "sufficient", or the jump over it */
-	assert_int_equal(dg_pam_skipped_by(&l.stack, 2, UINT32_MAX, &code), 1);
+	assert_int_equal(dg_pamstack_skipped_by(&l.stack, 2, UINT32_MAX, &code),
+			 1);
 	assert_int_equal(code, PAM_SUCCESS);
-	assert_int_equal(dg_pam_skipped_by(&l.stack, 2, 1u << PAM_AUTH_ERR, &code), 0);
+	assert_int_equal(
+		dg_pamstack_skipped_by(&l.stack, 2, 1u << PAM_AUTH_ERR, &code),
+		0);
 	assert_int_equal(code, PAM_AUTH_ERR);
 	/* auth_err=1 skips the substack alone; success=2 the substack and
 	 * pam_i.so, landing on the module's line */
-	assert_int_equal(dg_pam_skipped_by(&l.stack, 4, UINT32_MAX, &code), -1);
-	assert_int_equal(dg_pam_skipped_by(&l.stack, 3, UINT32_MAX, &code), 0);
+	assert_int_equal(dg_pamstack_skipped_by(&l.stack, 4, UINT32_MAX, &code),
+			 -1);
+	assert_int_equal(dg_pamstack_skipped_by(&l.stack, 3, UINT32_MAX, &code),
+			 0);
 	assert_int_equal(code, PAM_SUCCESS);
 	/* facilities apart */
-	assert_int_equal(dg_pam_skipped_by(&l.stack, 6, UINT32_MAX, &code), 5);
-	assert_int_equal(dg_pam_skipped_by(&l.stack, 7, UINT32_MAX, &code), -1);
+	assert_int_equal(dg_pamstack_skipped_by(&l.stack, 6, UINT32_MAX, &code),
+			 5);
+	assert_int_equal(dg_pamstack_skipped_by(&l.stack, 7, UINT32_MAX, &code),
+			 -1);
 	unload(&l);
 }
 
@@ -415,28 +422,31 @@ static void test_lines_libpam_cannot_read(void **state)
 static void test_is_dropgroups(void **state)
 {
 	(void)state;
-	assert_true(dg_pam_is_dropgroups("pam_dropgroups.so"));
-	assert_true(dg_pam_is_dropgroups("/lib/security/pam_dropgroups.so"));
-	assert_false(dg_pam_is_dropgroups("pam_dropgroups.so.bak"));
-	assert_false(dg_pam_is_dropgroups("pam_group.so"));
+	assert_true(dg_pamstack_is_dropgroups("pam_dropgroups.so"));
+	assert_true(
+		dg_pamstack_is_dropgroups("/lib/security/pam_dropgroups.so"));
+	assert_false(dg_pamstack_is_dropgroups("pam_dropgroups.so.bak"));
+	assert_false(dg_pamstack_is_dropgroups("pam_group.so"));
 }
 
 static void test_control_words(void **state)
 {
 	(void)state;
-	assert_int_equal(dg_pam_control_action("required", PAM_SESSION_ERR),
-			 DG_PAM_ACTION_BAD);
-	assert_int_equal(dg_pam_control_action("Requisite", PAM_SESSION_ERR),
-			 DG_PAM_ACTION_DIE);
-	assert_int_equal(dg_pam_control_action("required", PAM_IGNORE),
+	assert_int_equal(
+		dg_pamstack_control_action("required", PAM_SESSION_ERR),
+		DG_PAM_ACTION_BAD);
+	assert_int_equal(
+		dg_pamstack_control_action("Requisite", PAM_SESSION_ERR),
+		DG_PAM_ACTION_DIE);
+	assert_int_equal(dg_pamstack_control_action("required", PAM_IGNORE),
 			 DG_PAM_ACTION_IGNORE);
-	assert_int_equal(dg_pam_control_action("optional", PAM_CRED_ERR),
+	assert_int_equal(dg_pamstack_control_action("optional", PAM_CRED_ERR),
 			 DG_PAM_ACTION_IGNORE);
-	assert_int_equal(dg_pam_control_action("optional", PAM_SUCCESS),
+	assert_int_equal(dg_pamstack_control_action("optional", PAM_SUCCESS),
 			 DG_PAM_ACTION_OK);
-	assert_int_equal(dg_pam_control_action("sufficient", PAM_AUTH_ERR),
+	assert_int_equal(dg_pamstack_control_action("sufficient", PAM_AUTH_ERR),
 			 DG_PAM_ACTION_IGNORE);
-	assert_int_equal(dg_pam_control_action("sufficient", PAM_SUCCESS),
+	assert_int_equal(dg_pamstack_control_action("sufficient", PAM_SUCCESS),
 			 DG_PAM_ACTION_DONE);
 }
 
@@ -446,40 +456,46 @@ static void test_control_brackets(void **state)
 			     "default=bad]";
 
 	(void)state;
-	assert_int_equal(dg_pam_control_action(debian, PAM_SESSION_ERR),
+	assert_int_equal(dg_pamstack_control_action(debian, PAM_SESSION_ERR),
 			 DG_PAM_ACTION_BAD);
-	assert_int_equal(dg_pam_control_action(debian, PAM_IGNORE),
+	assert_int_equal(dg_pamstack_control_action(debian, PAM_IGNORE),
 			 DG_PAM_ACTION_IGNORE);
 	/* unnamed codes without a default are bad */
-	assert_int_equal(dg_pam_control_action("[success=ok]", PAM_SYSTEM_ERR),
-			 DG_PAM_ACTION_BAD);
+	assert_int_equal(
+		dg_pamstack_control_action("[success=ok]", PAM_SYSTEM_ERR),
+		DG_PAM_ACTION_BAD);
 	/* default first, then a value: the value wins for its code */
-	assert_int_equal(dg_pam_control_action("[default=ignore session_err=die]",
-					       PAM_SESSION_ERR),
-			 DG_PAM_ACTION_DIE);
-	assert_int_equal(dg_pam_control_action("[default=ignore session_err=die]",
-					       PAM_CRED_ERR),
-			 DG_PAM_ACTION_IGNORE);
-	assert_int_equal(dg_pam_control_action("[success=2 default=reset]",
-					       PAM_SUCCESS),
+	assert_int_equal(
+		dg_pamstack_control_action("[default=ignore session_err=die]",
+					   PAM_SESSION_ERR),
+		DG_PAM_ACTION_DIE);
+	assert_int_equal(
+		dg_pamstack_control_action("[default=ignore session_err=die]",
+					   PAM_CRED_ERR),
+		DG_PAM_ACTION_IGNORE);
+	assert_int_equal(dg_pamstack_control_action("[success=2 default=reset]",
+						    PAM_SUCCESS),
 			 DG_PAM_ACTION_JUMP);
-	assert_int_equal(dg_pam_control_action("[success=2 default=reset]",
-					       PAM_PERM_DENIED),
+	assert_int_equal(dg_pamstack_control_action("[success=2 default=reset]",
+						    PAM_PERM_DENIED),
 			 DG_PAM_ACTION_RESET);
-	assert_int_equal(dg_pam_control_action("[ cred_err = done ]",
-					       PAM_CRED_ERR),
-			 DG_PAM_ACTION_DONE);
+	assert_int_equal(
+		dg_pamstack_control_action("[ cred_err = done ]", PAM_CRED_ERR),
+		DG_PAM_ACTION_DONE);
 	/* what libpam cannot read makes every code bad */
-	assert_int_equal(dg_pam_control_action("[default=ignore colour=red]",
-					       PAM_SESSION_ERR),
-			 DG_PAM_ACTION_BAD);
-	assert_int_equal(dg_pam_control_action("[default=0]", PAM_SESSION_ERR),
-			 DG_PAM_ACTION_BAD);
-	assert_int_equal(dg_pam_control_action("requird", PAM_SUCCESS),
+	assert_int_equal(
+		dg_pamstack_control_action("[default=ignore colour=red]",
+					   PAM_SESSION_ERR),
+		DG_PAM_ACTION_BAD);
+	assert_int_equal(
+		dg_pamstack_control_action("[default=0]", PAM_SESSION_ERR),
+		DG_PAM_ACTION_BAD);
+	assert_int_equal(dg_pamstack_control_action("requird", PAM_SUCCESS),
 			 DG_PAM_ACTION_BAD);
 	/* a bare pair is read as if bracketed */
-	assert_int_equal(dg_pam_control_action("default=ignore", PAM_SESSION_ERR),
-			 DG_PAM_ACTION_IGNORE);
+	assert_int_equal(
+		dg_pamstack_control_action("default=ignore", PAM_SESSION_ERR),
+		DG_PAM_ACTION_IGNORE);
 }
 
 int main(void)

@@ -1,4 +1,4 @@
-/* Unit tests of the pure policy core: dg_decide and dg_policy_match.
+/* Unit tests of the pure policy core: dg_policy_decide and dg_policy_match.
  * No root, no NSS, no syscalls: rules are built by hand, as nss.c would
  * have resolved them. */
 #include <setjmp.h>
@@ -13,6 +13,7 @@
 
 #include "policy.h"
 #include "match.h"
+#include "strlist.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 #define GIDS(...) ((struct dg_gids){(gid_t[]){__VA_ARGS__}, N(((gid_t[]){__VA_ARGS__}))})
@@ -51,7 +52,7 @@ static struct dg_policy restricting_gids(struct dg_gids restricting)
 	return (struct dg_policy){.restricting = restricting};
 }
 
-/* Run dg_decide and compare the new list with `want`. */
+/* Run dg_policy_decide and compare the new list with `want`. */
 static void expect_groups(const gid_t *cur, size_t n, gid_t primary,
 			  struct dg_gids restricting, struct dg_rule rule,
 			  struct dg_gids want, bool changed)
@@ -59,13 +60,13 @@ static void expect_groups(const gid_t *cur, size_t n, gid_t primary,
 	struct dg_policy policy = restricting_gids(restricting);
 	struct dg_decision d;
 
-	assert_int_equal(dg_decide(cur, n, primary, &policy, &rule, NULL, &d),
-			 0);
+	assert_int_equal(
+		dg_policy_decide(cur, n, primary, &policy, &rule, NULL, &d), 0);
 	assert_int_equal(d.groups.n, want.n);
 	for (size_t i = 0; i < want.n; i++)
 		assert_int_equal(d.groups.v[i], want.v[i]);
 	assert_int_equal(d.changed, changed);
-	dg_decision_free(&d);
+	dg_policy_decision_free(&d);
 }
 
 static void drop_removes_named_groups_only(void **state)
@@ -115,7 +116,8 @@ static void restricting_group_is_never_dropped(void **state)
 
 	(void)state;
 
-	assert_int_equal(dg_decide(cur, N(cur), ALICE, &policy, &r, NULL, &d), 0);
+	assert_int_equal(
+		dg_policy_decide(cur, N(cur), ALICE, &policy, &r, NULL, &d), 0);
 	assert_int_equal(d.groups.n, 2);
 	assert_int_equal(d.groups.v[0], ALICE);
 	assert_int_equal(d.groups.v[1], ABUSERS);
@@ -124,7 +126,7 @@ static void restricting_group_is_never_dropped(void **state)
 	assert_true(d.verdicts[2].kept);
 	assert_int_equal(d.verdicts[2].reason, DG_REASON_RESTRICTING);
 	assert_true(d.verdicts[2].restricting_named);
-	dg_decision_free(&d);
+	dg_policy_decision_free(&d);
 }
 
 static void restricting_group_survives_keep_rule(void **state)
@@ -203,16 +205,21 @@ static void explain_reasons(void **state)
 
 	(void)state;
 
-	assert_int_equal(dg_decide(cur, N(cur), ALICE, &policy, &r, NULL, &d), 0);
+	assert_int_equal(
+		dg_policy_decide(cur, N(cur), ALICE, &policy, &r, NULL, &d), 0);
 	/* sorted: 29 audio, 100 users, 1001 alice, 2003 abusers */
-	assert_string_equal(dg_reason_text(d.verdicts[0].reason), "named");
+	assert_string_equal(dg_policy_reason_text(d.verdicts[0].reason),
+			    "named");
 	assert_false(d.verdicts[0].kept);
-	assert_string_equal(dg_reason_text(d.verdicts[1].reason), "not named");
+	assert_string_equal(dg_policy_reason_text(d.verdicts[1].reason),
+			    "not named");
 	assert_true(d.verdicts[1].kept);
-	assert_string_equal(dg_reason_text(d.verdicts[2].reason), "primary");
-	assert_string_equal(dg_reason_text(d.verdicts[3].reason), "restricting");
+	assert_string_equal(dg_policy_reason_text(d.verdicts[2].reason),
+			    "primary");
+	assert_string_equal(dg_policy_reason_text(d.verdicts[3].reason),
+			    "restricting");
 	assert_false(d.verdicts[3].restricting_named);
-	dg_decision_free(&d);
+	dg_policy_decision_free(&d);
 }
 
 /* --- names: two groups can share a name --- */
@@ -246,9 +253,10 @@ static void restricting_name_keeps_every_gid_of_that_name(void **state)
 	struct dg_decision d;
 
 	(void)state;
-	assert_true(dg_decide_needs_names(&policy, &r));
-	assert_int_equal(dg_decide(cur, N(cur), ALICE, &policy, &r, &names, &d),
-			 0);
+	assert_true(dg_policy_needs_names(&policy, &r));
+	assert_int_equal(
+		dg_policy_decide(cur, N(cur), ALICE, &policy, &r, &names, &d),
+		0);
 	/* sorted: 29 audio, 1001 alice, 2003, 2005 */
 	assert_false(d.verdicts[0].kept);
 	assert_true(d.verdicts[2].kept);
@@ -257,7 +265,7 @@ static void restricting_name_keeps_every_gid_of_that_name(void **state)
 	assert_true(d.verdicts[3].by_name);
 	assert_int_equal(d.verdicts[3].reason, DG_REASON_RESTRICTING);
 	assert_int_equal(d.groups.n, 3);
-	dg_decision_free(&d);
+	dg_policy_decision_free(&d);
 }
 
 /* The baseline of the test above: without the names, 2005 goes. */
@@ -270,16 +278,16 @@ static void without_names_the_second_gid_is_dropped(void **state)
 	struct dg_decision d;
 
 	(void)state;
-	assert_int_equal(dg_decide(cur, N(cur), ALICE, &policy, &r, NULL, &d),
-			 0);
+	assert_int_equal(
+		dg_policy_decide(cur, N(cur), ALICE, &policy, &r, NULL, &d), 0);
 	assert_int_equal(d.groups.n, 2);
 	/* ... and it is among the gids to name before deciding again */
-	assert_int_equal(dg_decision_dropped(&d, &dropped), 0);
+	assert_int_equal(dg_policy_dropped(&d, &dropped), 0);
 	assert_int_equal(dropped.n, 2);
 	assert_int_equal(dropped.v[0], AUDIO);
 	assert_int_equal(dropped.v[1], ABUSERS_TOO);
 	dg_gids_free(&dropped);
-	dg_decision_free(&d);
+	dg_policy_decision_free(&d);
 }
 
 static void keep_keeps_every_gid_of_a_kept_name(void **state)
@@ -293,19 +301,19 @@ static void keep_keeps_every_gid_of_a_kept_name(void **state)
 	struct dg_gid_names names = {local_and_directory, 3};
 
 	(void)state;
-	r.keep_names = (struct dg_strings){users_name, 1, 1};
-	assert_true(dg_decide_needs_names(&policy, &r));
+	r.keep_names = (struct dg_strlist){users_name, 1, 1};
+	assert_true(dg_policy_needs_names(&policy, &r));
 	expect_groups(cur, N(cur), ALICE, NO_GIDS, r, GIDS(USERS, ALICE),
 		      true);
 	{
 		struct dg_decision d;
 
-		assert_int_equal(dg_decide(cur, N(cur), ALICE, &policy, &r,
-					   &names, &d),
+		assert_int_equal(dg_policy_decide(cur, N(cur), ALICE, &policy,
+						  &r, &names, &d),
 				 0);
 		assert_int_equal(d.groups.n, 3);
 		assert_int_equal(d.groups.v[2], 7100);
-		dg_decision_free(&d);
+		dg_policy_decision_free(&d);
 	}
 }
 
@@ -323,13 +331,14 @@ static void names_match_ignoring_case(void **state)
 	struct dg_decision d;
 
 	(void)state;
-	r.keep_names = (struct dg_strings){audio_name, 1, 1};
-	assert_int_equal(dg_decide(cur, N(cur), ALICE, &policy, &r, &names, &d),
-			 0);
+	r.keep_names = (struct dg_strlist){audio_name, 1, 1};
+	assert_int_equal(
+		dg_policy_decide(cur, N(cur), ALICE, &policy, &r, &names, &d),
+		0);
 	assert_int_equal(d.groups.n, 3);
 	assert_true(d.verdicts[2].by_name);
 	assert_int_equal(d.verdicts[0].reason, DG_REASON_NAMED);
-	dg_decision_free(&d);
+	dg_policy_decision_free(&d);
 }
 
 /* A gid NSS has no name for might carry a restricting name that an
@@ -344,20 +353,22 @@ static void unnamed_gid_stays_when_restricting_names_exist(void **state)
 	struct dg_decision d;
 
 	(void)state;
-	assert_int_equal(dg_decide(cur, N(cur), ALICE, &policy, &r, &names, &d),
-			 0);
+	assert_int_equal(
+		dg_policy_decide(cur, N(cur), ALICE, &policy, &r, &names, &d),
+		0);
 	assert_int_equal(d.groups.n, 2);
 	assert_int_equal(d.verdicts[2].gid, 7001);
 	assert_true(d.verdicts[2].kept);
-	assert_string_equal(dg_reason_text(d.verdicts[2].reason),
+	assert_string_equal(dg_policy_reason_text(d.verdicts[2].reason),
 			    "no name from NSS");
-	dg_decision_free(&d);
+	dg_policy_decision_free(&d);
 	/* without restricting names, a name cannot matter: it goes */
 	policy = restricting_gids(NO_GIDS);
-	assert_int_equal(dg_decide(cur, N(cur), ALICE, &policy, &r, &names, &d),
-			 0);
+	assert_int_equal(
+		dg_policy_decide(cur, N(cur), ALICE, &policy, &r, &names, &d),
+		0);
 	assert_int_equal(d.groups.n, 1);
-	dg_decision_free(&d);
+	dg_policy_decision_free(&d);
 }
 
 /* A drop rule does not drop by name: only the gid the name resolved to. */
@@ -372,12 +383,13 @@ static void drop_does_not_drop_by_name(void **state)
 	struct dg_decision d;
 
 	(void)state;
-	assert_false(dg_decide_needs_names(&policy, &r));
-	assert_int_equal(dg_decide(cur, N(cur), ALICE, &policy, &r, &names, &d),
-			 0);
+	assert_false(dg_policy_needs_names(&policy, &r));
+	assert_int_equal(
+		dg_policy_decide(cur, N(cur), ALICE, &policy, &r, &names, &d),
+		0);
 	assert_int_equal(d.groups.n, 2);
 	assert_int_equal(d.groups.v[1], 7029);
-	dg_decision_free(&d);
+	dg_policy_decision_free(&d);
 }
 
 /* --- matching --- */
@@ -572,9 +584,9 @@ static void unresolved_percent_group_refuses_who_reaches_it(void **state)
 	rules[0].n_user_groups = 1;
 	expect_match(&p, &u, DG_MATCH_UNDECIDED, 0, NULL);
 	/* a rule for another service is never reached: no refusal there */
-	students_src.services = (struct dg_strings){svc_ssh, 2, 2};
+	students_src.services = (struct dg_strlist){svc_ssh, 2, 2};
 	expect_match(&p, &u, DG_MATCH_RULE, 1, NULL);
-	students_src.services = (struct dg_strings){svc_any, 1, 1};
+	students_src.services = (struct dg_strlist){svc_any, 1, 1};
 }
 
 static void normalize_and_contains(void **state)

@@ -1,6 +1,6 @@
 /* Property test of the policy core: 10,000 random (policy, starting
- * groups, user) cases through dg_policy_match and dg_decide, each checked
- * against the invariants and against a simple independent oracle.
+ * groups, user) cases through dg_policy_match and dg_policy_decide, each
+ * checked against the invariants and against a simple independent oracle.
  *
  * The seed is fixed so that a failure reproduces; DG_PROPERTY_SEED and
  * DG_PROPERTY_CASES override it and the count. */
@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "policy.h"
+#include "strlist.h"
 
 #define MAX_GIDS 48
 #define MAX_RULES 5
@@ -92,11 +93,11 @@ static void make_case(struct random_case *c)
 
 		for (size_t k = 0; k < ns; k++)
 			r->svc[k] = services[below(5)];
-		r->src.services = (struct dg_strings){r->svc, ns, ns};
+		r->src.services = (struct dg_strlist){r->svc, ns, ns};
 		r->src.users_given = chance(60);
 		for (size_t k = 0; k < nu && r->src.users_given; k++)
 			r->users[k] = chance(10) ? "*" : user_names[below(3)];
-		r->src.users = (struct dg_strings){
+		r->src.users = (struct dg_strlist){
 			r->users, r->src.users_given ? nu : 0, 2};
 		r->src.mode = rule->mode = chance(50) ? DG_MODE_DROP : DG_MODE_KEEP;
 		r->src.line = (int)i + 1;
@@ -209,10 +210,14 @@ static void check_case(const struct random_case *c, unsigned long long id)
 	if (m < 0)
 		return;
 	r = &c->rules[m];
-	assert_int_equal(dg_decide(c->start, c->n_start, c->user.primary_gid,
-				   &c->policy, r, NULL, &d1), 0);
-	assert_int_equal(dg_decide(c->start, c->n_start, c->user.primary_gid,
-				   &c->policy, r, NULL, &d2), 0);
+	assert_int_equal(dg_policy_decide(c->start, c->n_start,
+					  c->user.primary_gid, &c->policy, r,
+					  NULL, &d1),
+			 0);
+	assert_int_equal(dg_policy_decide(c->start, c->n_start,
+					  c->user.primary_gid, &c->policy, r,
+					  NULL, &d2),
+			 0);
 	/* deterministic */
 	if (d1.groups.n != d2.groups.n || d1.changed != d2.changed ||
 	    (d1.groups.n && memcmp(d1.groups.v, d2.groups.v,
@@ -244,8 +249,8 @@ static void check_case(const struct random_case *c, unsigned long long id)
 	}
 	if (d1.changed != (d1.groups.n != d1.n_verdicts))
 		fail_msg("case %llu: changed flag is wrong", id);
-	dg_decision_free(&d1);
-	dg_decision_free(&d2);
+	dg_policy_decision_free(&d1);
+	dg_policy_decision_free(&d2);
 }
 
 static void random_cases_keep_the_invariants(void **state)

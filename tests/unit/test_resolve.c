@@ -13,6 +13,7 @@
 #include "config.h"
 #include "resolve.h"
 #include "match.h"
+#include "strlist.h"
 
 /* One made-up NSS answer: found (1, gid), absent (0) or failed (-errno). */
 struct fake {
@@ -33,7 +34,7 @@ static const struct fake world[] = {
 };
 
 /* The answers NSS would give for exactly the names the policy needs. */
-static void answer(const struct dg_strings *names, struct dg_name_answers *out)
+static void answer(const struct dg_strlist *names, struct dg_name_answers *out)
 {
 	out->v = calloc(names->n + 1, sizeof(*out->v));
 	out->n = names->n;
@@ -58,7 +59,7 @@ struct built {
 /* Parse text, look its names up in `world`, and build the policy. */
 static void build(struct built *b, const char *text, bool check_users)
 {
-	struct dg_strings names = {0}, users = {0};
+	struct dg_strlist names = {0}, users = {0};
 	struct dg_name_answers ga = {0}, ua = {0};
 
 	*b = (struct built){0};
@@ -66,18 +67,18 @@ static void build(struct built *b, const char *text, bool check_users)
 					 &b->diags),
 			 0);
 	assert_false(dg_diags_failed(&b->diags));
-	assert_int_equal(dg_config_group_names(&b->cfg, &names), 0);
-	assert_int_equal(dg_config_user_names(&b->cfg, &users), 0);
+	assert_int_equal(dg_resolve_group_names(&b->cfg, &names), 0);
+	assert_int_equal(dg_resolve_user_names(&b->cfg, &users), 0);
 	answer(&names, &ga);
 	answer(&users, &ua);
-	assert_int_equal(dg_policy_build(&b->cfg, &ga,
-					 check_users ? &ua : NULL, &b->policy,
-					 &b->diags),
+	assert_int_equal(dg_resolve_policy(&b->cfg, &ga,
+					   check_users ? &ua : NULL, &b->policy,
+					   &b->diags),
 			 0);
-	dg_strings_free(&names);
-	dg_strings_free(&users);
-	dg_name_answers_free(&ga);
-	dg_name_answers_free(&ua);
+	dg_strlist_free(&names);
+	dg_strlist_free(&users);
+	dg_resolve_answers_free(&ga);
+	dg_resolve_answers_free(&ua);
 }
 
 static void unbuild(struct built *b)
@@ -353,12 +354,13 @@ static void alias_of_a_restricting_name_stays(void **state)
 	build(&b, HEAD "restricting = ( \"gamers\" );\nrules = (\n"
 		       " { services = \"s\"; drop = ( \"games-abusers\", \"audio\" ); } );\n",
 	      false);
-	assert_int_equal(dg_decide(cur, 3, 1001, &b.policy, &b.policy.rules[0],
-				   NULL, &d), 0);
+	assert_int_equal(dg_policy_decide(cur, 3, 1001, &b.policy,
+					  &b.policy.rules[0], NULL, &d),
+			 0);
 	assert_int_equal(d.groups.n, 2);
 	assert_int_equal(d.groups.v[0], 1001);
 	assert_int_equal(d.groups.v[1], 2003);
-	dg_decision_free(&d);
+	dg_policy_decision_free(&d);
 	unbuild(&b);
 }
 
@@ -368,7 +370,7 @@ static void user_groups_are_the_percent_entries_alone(void **state)
 {
 	struct dg_config cfg = {0};
 	struct dg_diags diags = {0};
-	struct dg_strings names = {0};
+	struct dg_strlist names = {0};
 
 	(void)state;
 	assert_int_equal(dg_config_parse(&cfg, "t.conf",
@@ -379,11 +381,11 @@ static void user_groups_are_the_percent_entries_alone(void **state)
 					 DG_MAIN_FILE, &diags),
 			 0);
 	assert_false(dg_diags_failed(&diags));
-	assert_int_equal(dg_config_user_group_names(&cfg, &names), 0);
+	assert_int_equal(dg_resolve_user_group_names(&cfg, &names), 0);
 	assert_int_equal(names.n, 2);
 	assert_string_equal(names.v[0], "students");
 	assert_string_equal(names.v[1], "users");
-	dg_strings_free(&names);
+	dg_strlist_free(&names);
 	dg_config_free(&cfg);
 	dg_diags_free(&diags);
 
@@ -392,9 +394,9 @@ static void user_groups_are_the_percent_entries_alone(void **state)
 					 "rules = ( { services = \"s\"; users = \"alice\"; drop = 1; } );\n",
 					 DG_MAIN_FILE, &diags),
 			 0);
-	assert_int_equal(dg_config_user_group_names(&cfg, &names), 0);
+	assert_int_equal(dg_resolve_user_group_names(&cfg, &names), 0);
 	assert_int_equal(names.n, 0);
-	dg_strings_free(&names);
+	dg_strlist_free(&names);
 	dg_config_free(&cfg);
 	dg_diags_free(&diags);
 }

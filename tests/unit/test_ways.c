@@ -12,6 +12,7 @@
 #include "config.h"
 #include "fake_pamd.h"
 #include "programs.h"
+#include "strlist.h"
 #include "ways.h"
 
 #define POLICY "/etc/security/dropgroups.conf"
@@ -29,7 +30,7 @@ static void lint(struct linted *l, const char *policy,
 {
 	struct fake_pamd fs = {files, n};
 	struct dg_pam_reader rd = {fake_pamd_read, &fs};
-	struct dg_strings services = {0};
+	struct dg_strlist services = {0};
 	struct dg_diags parse = {0};
 
 	*l = (struct linted){0};
@@ -38,21 +39,22 @@ static void lint(struct linted *l, const char *policy,
 			 0);
 	if (parse.n)
 		fail_msg("policy: %s", parse.v[0].message);
-	assert_int_equal(dg_lint_services(&l->cfg, &services), 0);
+	assert_int_equal(dg_ways_lint_services(&l->cfg, &services), 0);
 	for (size_t i = 0; i < services.n; i++) {
 		struct dg_service_stack s = {.service = strdup(services.v[i])};
-		int r = dg_pam_stack_load(&rd, s.service, &s.stack, &l->diags);
+		int r = dg_pamstack_load(&rd, s.service, &s.stack, &l->diags);
 
 		if (r == -ENOENT) {
 			s.status = r;
-			r = dg_pam_stack_load(&rd, "other", &s.stack, &l->diags);
+			r = dg_pamstack_load(&rd, "other", &s.stack, &l->diags);
 		}
 		assert_true(r == 0 || r == -ENOENT);
 		assert_int_equal(DG_APPEND(&l->stacks, s), 0);
 	}
-	assert_int_equal(dg_lint(&l->cfg, POLICY, &l->stacks, &l->diags), 0);
+	assert_int_equal(dg_ways_lint(&l->cfg, POLICY, &l->stacks, &l->diags),
+			 0);
 	dg_diags_unique(&l->diags);
-	dg_strings_free(&services);
+	dg_strlist_free(&services);
 	dg_diags_free(&parse);
 }
 
@@ -64,7 +66,7 @@ static void lint(struct linted *l, const char *policy,
 
 static void done(struct linted *l)
 {
-	dg_service_stacks_free(&l->stacks);
+	dg_ways_stacks_free(&l->stacks);
 	dg_config_free(&l->cfg);
 	dg_diags_free(&l->diags);
 }
@@ -372,9 +374,9 @@ static void test_every_program_has_a_line_or_a_way_out(void **state)
 		/* a row that trims somewhere says with what; one that cannot
 		 * says what to do instead */
 		assert_true(trims ? p[i].fix != NULL : p[i].instead != NULL);
-		assert_ptr_equal(dg_program_find(p[i].service), &p[i]);
+		assert_ptr_equal(dg_programs_find(p[i].service), &p[i]);
 	}
-	assert_null(dg_program_find("nosuch"));
+	assert_null(dg_programs_find("nosuch"));
 }
 
 int main(void)
