@@ -60,6 +60,42 @@ test_module_exports_only_pam_sm_symbols() {
 		fail "exported: $syms"
 }
 
+# The house rules of HACKING.md ("Where the code lives"), read from the
+# objects and the sources, so that a newcomer can trust them.
+
+# Every function a file of lib/, lint/ or audit/ exports is named
+# dg_FILE...: a name says where it lives.  The module's file exports only
+# the pam_sm_* entry points (above), the CLI's only main.
+test_exported_names_start_with_their_file() {
+	skip_under_sanitizers "ASan adds its own symbols"
+	local o f bad=
+	[ -f "$BUILD/lib/gids.o" ] || fail "no objects in $BUILD/lib"
+	for o in "$BUILD"/lib/*.o "$BUILD"/lint/*.o "$BUILD"/audit/*.o; do
+		f=$(basename "$o" .o)
+		bad+=$(nm --defined-only -g "$o" |
+			awk -v f="$f" '$2 ~ /^[TDBR]$/ && index($3, "dg_" f) != 1 {
+				printf " %s:%s", f, $3 }')
+	done
+	echo "exported under another file's name:${bad:- none}"
+	[ -z "$bad" ] || fail "exported under another file's name:$bad"
+}
+
+# No circle between files: if a.c (or a.h) includes b.h, b's files do not
+# come back to a, through any chain.  tsort(1) says when the "includes"
+# pairs hold a loop.  (The sources of the build under test: $BUILD's
+# tree, which make mutate's scratch copy changes.)
+test_no_circle_between_source_files() {
+	local pairs loop
+	pairs=$(cd "$BUILD/../pam_dropgroups" && for f in */*.[ch]; do
+		grep -o '^#include "[a-z_-]*\.h"' "$f" |
+			sed "s|.*\"\(.*\)\.h\"|$(basename "${f%.?}") \1|"
+	done | awk '$1 != $2 && $2 != "parser-id"')
+	[ -n "$pairs" ] || fail "no includes read"
+	loop=$(tsort <<< "$pairs" 2>&1 > /dev/null) || true
+	echo "${loop:-no circle}"
+	[ -z "$loop" ] || fail "a circle between files: $loop"
+}
+
 test_no_mutable_static_state() {
 	skip_under_sanitizers "ASan adds its own data sections"
 	# Writable data (.data, .bss) would be state shared between PAM
