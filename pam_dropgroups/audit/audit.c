@@ -94,7 +94,7 @@ static bool print_diags(struct dg_diags *diags)
 		}
 		warnx("audit: %s", line);
 	}
-	dg_diags_free(diags);
+	dg_diag_free(diags);
 	return whole;
 }
 

@@ -59,7 +59,7 @@ void dg_dropin_format(FILE *f, const struct dg_groups *g)
 
 static int write_failed(struct dg_diags *diags, const char *path, int e)
 {
-	dg_diags_add(diags, DG_ERROR, path, 0, "%s", strerror(e));
+	dg_diag_add(diags, DG_ERROR, path, 0, "%s", strerror(e));
 	return -e;
 }
 
@@ -100,7 +100,7 @@ int dg_dropin_write(const char *path, const struct dg_groups *g,
 	/* a FILE that is there must be a file: a link or a FIFO is
 	 * refused, not replaced */
 	if (lstat(path, &old) == 0 && !S_ISREG(old.st_mode)) {
-		dg_diags_add(diags, DG_ERROR, path, 0, "not a regular file");
+		dg_diag_add(diags, DG_ERROR, path, 0, "not a regular file");
 		return -EINVAL;
 	}
 	if (!(f = open_beside(path, &tmp, diags)))

@@ -257,8 +257,8 @@ int dg_groups_build(struct dg_evidence_store *ev, struct dg_groups *out,
 	if (r == -ENOMEM)
 		return r;
 	if (r < 0) {
-		dg_diags_add(diags, DG_ERROR, NULL, 0, "listing the groups: %s",
-			     strerror(-r));
+		dg_diag_add(diags, DG_ERROR, NULL, 0, "listing the groups: %s",
+			    strerror(-r));
 		err = r;
 	}
 	dg_evidence_sort(ev);

@@ -45,8 +45,8 @@ static bool is_group(struct info *in, const char *name)
 	int r = dg_nss_group_by_name(name, &g);
 
 	if (r < 0) {
-		dg_diags_add(in->diags, DG_ERROR, NULL, 0, "group %s: %s", name,
-			     strerror(-r));
+		dg_diag_add(in->diags, DG_ERROR, NULL, 0, "group %s: %s", name,
+			    strerror(-r));
 		failed(in, -r);
 	}
 	return r > 0;
@@ -60,8 +60,8 @@ static bool is_user(struct info *in, const char *name)
 
 	dg_policy_user_free(&u);
 	if (r < 0) {
-		dg_diags_add(in->diags, DG_ERROR, NULL, 0, "user %s: %s", name,
-			     strerror(-r));
+		dg_diag_add(in->diags, DG_ERROR, NULL, 0, "user %s: %s", name,
+			    strerror(-r));
 		failed(in, -r);
 	}
 	return r != 0; /* on a failure, do not call it a group */
@@ -83,8 +83,8 @@ static int read_each_line(struct info *in, const char *path, bool quiet,
 		return r;
 	if (r < 0) {
 		if (r != -ENOENT && !quiet) {
-			dg_diags_add(in->diags, DG_ERROR, path, 0, "%s",
-				     strerror(-r));
+			dg_diag_add(in->diags, DG_ERROR, path, 0, "%s",
+				    strerror(-r));
 			failed(in, -r);
 		}
 		return 0;
@@ -143,8 +143,8 @@ static int sshd_file(struct info *in, const char *path, int depth)
 {
 	if (--in->sshd_files_left < 0) {
 		if (in->sshd_files_left == -1) {
-			dg_diags_add(in->diags, DG_ERROR, path, 0,
-				     "sshd_config Includes too many files");
+			dg_diag_add(in->diags, DG_ERROR, path, 0,
+				    "sshd_config Includes too many files");
 			failed(in, ELOOP);
 		}
 		return 0;

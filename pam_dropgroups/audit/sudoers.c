@@ -85,8 +85,8 @@ static void read_failed(struct sudo_state *s, const char *path, int e,
 
 	if (e == ENOENT && !must_exist)
 		return;
-	dg_diags_add(s->diags, warning ? DG_WARNING : DG_ERROR, path, 0, "%s",
-		     strerror(e));
+	dg_diag_add(s->diags, warning ? DG_WARNING : DG_ERROR, path, 0, "%s",
+		    strerror(e));
 	if (!warning)
 		failed(s, e);
 }
@@ -312,8 +312,8 @@ static int read_sudoers(struct sudo_state *s, const char *path, int depth,
 	int r;
 
 	if (depth > MAX_DEPTH) {
-		dg_diags_add(s->diags, DG_ERROR, path, 0,
-			     "includes nested too deep");
+		dg_diag_add(s->diags, DG_ERROR, path, 0,
+			    "includes nested too deep");
 		failed(s, ELOOP);
 		return 0;
 	}
@@ -402,13 +402,14 @@ static void rule_problem(struct sudo_state *s, const struct rule *ru, int e,
 		return;
 	s->warned = true;
 	if (alias)
-		dg_diags_add(s->diags, DG_ERROR, ru->file, ru->lineno,
-			     "aliases nested too deep (a loop?); %s is not "
-			     "expanded", alias);
+		dg_diag_add(s->diags, DG_ERROR, ru->file, ru->lineno,
+			    "aliases nested too deep (a loop?); %s is not "
+			    "expanded",
+			    alias);
 	else
-		dg_diags_add(s->diags, DG_ERROR, ru->file, ru->lineno,
-			     "aliases expand too far; the rest of the rule is "
-			     "not read");
+		dg_diag_add(s->diags, DG_ERROR, ru->file, ru->lineno,
+			    "aliases expand too far; the rest of the rule is "
+			    "not read");
 	failed(s, e);
 }
 

@@ -186,8 +186,8 @@ static void walk_warn(struct worker *k, const struct dnode *n,
 	_cleanup_free_ char *shown =
 		dg_escape_text_dup(p ? p : child ? child : n->name);
 
-	dg_diags_add(&k->diags, severity, shown ? shown : "(a path)", 0,
-		     "%s: %s", what, strerror(e));
+	dg_diag_add(&k->diags, severity, shown ? shown : "(a path)", 0,
+		    "%s: %s", what, strerror(e));
 	if (severity == DG_ERROR)
 		walk_failed(k->w, e);
 }
@@ -682,8 +682,8 @@ static int walk_path(struct walk *w, const char *path, struct worker *workers,
 	if ((fstatfs(fd, &sfs) == 0 && pseudo_fs((long)sfs.f_type)) ||
 	    (w->have_devfs && st.st_dev == w->devfs_dev)) {
 		close(fd);
-		dg_diags_add(diags, DG_WARNING, path, 0,
-			     "a pseudo file system or /dev's, not audited");
+		dg_diag_add(diags, DG_WARNING, path, 0,
+			    "a pseudo file system or /dev's, not audited");
 		return 0;
 	}
 	if (!(root = malloc(sizeof(*root) + l + 1))) {
@@ -734,14 +734,14 @@ static void move_diags(struct dg_diags *into, struct dg_diags *from)
 		from->n = 0;
 	}
 	into->lost = into->lost || from->lost || from->n > 0;
-	dg_diags_free(from);
+	dg_diag_free(from);
 }
 
 static void workers_free(struct worker *workers, unsigned n)
 {
 	for (unsigned i = 0; i < n; i++) {
 		dg_evidence_free(&workers[i].ev);
-		dg_diags_free(&workers[i].diags);
+		dg_diag_free(&workers[i].diags);
 		free(workers[i].buf);
 	}
 	free(workers);
@@ -780,8 +780,8 @@ int dg_walk_paths(const char *const *paths, size_t n, bool xdev,
 		for (unsigned t = 0; t < nthreads; t++)
 			move_diags(diags, &workers[t].diags);
 		if (e < 0) {
-			dg_diags_add(diags, DG_ERROR, paths[i], 0, "%s",
-				     strerror(-e));
+			dg_diag_add(diags, DG_ERROR, paths[i], 0, "%s",
+				    strerror(-e));
 			walk_failed(&w, -e);
 		}
 	}

@@ -270,7 +270,7 @@ static int cmd_check(int argc, char **argv)
 		       cfg.files.n);
 	dg_policy_free(&policy);
 	dg_config_free(&cfg);
-	dg_diags_free(&diags);
+	dg_diag_free(&diags);
 	return r == 0 ? EXIT_OK : failed(r);
 }
 
@@ -304,9 +304,9 @@ static int read_stack(const struct dg_pam_dirs *dirs, const char *service,
 			r = 0;
 	}
 	if (r < 0 && r != -ENOMEM) {
-		dg_diags_add(diags, DG_ERROR, dirs->conf, 0,
-			     "cannot read the stack of \"%s\": %s", service,
-			     strerror(-r));
+		dg_diag_add(diags, DG_ERROR, dirs->conf, 0,
+			    "cannot read the stack of \"%s\": %s", service,
+			    strerror(-r));
 		s->status = r;
 		r = 0;
 	}
@@ -375,17 +375,17 @@ static int cmd_lint(int argc, char **argv)
 	r = dg_load_policy(config, NULL, NULL, false, &cfg, &policy, &diags);
 	if (r == 0)
 		r = lint(config, &cfg, pam_dir, &diags, &n_read);
-	dg_diags_unique(&diags);
+	dg_diag_unique(&diags);
 	print_diags(&diags);
 	if (r == 0)
 		printf("%s: %zu stack(s) read: %zu error(s), %zu warning(s)\n",
 		       pam_dir ? pam_dir : DG_PAM_CONF_DIR, n_read,
 		       count(&diags, DG_ERROR), count(&diags, DG_WARNING));
-	if (r == 0 && dg_diags_failed(&diags))
+	if (r == 0 && dg_diag_failed(&diags))
 		r = -EINVAL;
 	dg_policy_free(&policy);
 	dg_config_free(&cfg);
-	dg_diags_free(&diags);
+	dg_diag_free(&diags);
 	return r == 0 ? EXIT_OK : failed(r);
 }
 
@@ -412,7 +412,7 @@ static int print_ways(struct dg_plan *plan, const char *pam_dir)
 	dg_strlist_free(&ways);
 	dg_strlist_free(&services);
 	dg_ways_stacks_free(&stacks);
-	dg_diags_free(&ignored);
+	dg_diag_free(&ignored);
 	return r;
 }
 
@@ -502,7 +502,7 @@ static int cmd_explain(int argc, char **argv)
 	print_diags(&diags);
 	ret = r < 0 ? failed(r) : explain(&plan, argv[first], pam_dir);
 	dg_plan_free(&plan);
-	dg_diags_free(&diags);
+	dg_diag_free(&diags);
 	return ret;
 }
 
@@ -611,7 +611,7 @@ static int prepare_run(const char *config, const char *service,
 	}
 	r = dg_plan_prepare(config, service, user, false, plan, &diags);
 	print_diags(&diags);
-	dg_diags_free(&diags);
+	dg_diag_free(&diags);
 	if (r < 0)
 		return failed(r);
 	if (!plan->rule) {
@@ -725,7 +725,7 @@ static int cmd_sync_kernel(int argc, char **argv)
 		ret = write_sticky(list);
 	dg_policy_free(&policy);
 	dg_config_free(&cfg);
-	dg_diags_free(&diags);
+	dg_diag_free(&diags);
 	return ret;
 }
 

@@ -592,9 +592,9 @@ int dg_cache_use(struct dg_cache *cache, struct dg_config *out,
 		 struct dg_diags *diags)
 {
 	for (size_t i = 0; i < cache->n_found; i++)
-		dg_diags_add(diags, DG_WARNING, cache->found[i].file,
-			     cache->found[i].line, "%s",
-			     cache->found[i].message);
+		dg_diag_add(diags, DG_WARNING, cache->found[i].file,
+			    cache->found[i].line, "%s",
+			    cache->found[i].message);
 	*out = cache->cfg;
 	free(cache);
 	return diags->lost ? -ENOMEM : 0;

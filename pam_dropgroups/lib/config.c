@@ -92,9 +92,9 @@ static const char *type_name(int type)
 }
 
 #define parse_error(p, line, ...)                                              \
-	dg_diags_add((p)->diags, DG_ERROR, (p)->file, (line), __VA_ARGS__)
+	dg_diag_add((p)->diags, DG_ERROR, (p)->file, (line), __VA_ARGS__)
 #define parse_warning(p, line, ...)                                            \
-	dg_diags_add((p)->diags, DG_WARNING, (p)->file, (line), __VA_ARGS__)
+	dg_diag_add((p)->diags, DG_WARNING, (p)->file, (line), __VA_ARGS__)
 
 static void wrong_type(struct parser *p, const config_setting_t *s,
 		       const char *what, const char *expected)

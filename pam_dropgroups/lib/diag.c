@@ -9,8 +9,8 @@
 
 #include "util.h"
 
-void dg_diags_add(struct dg_diags *d, enum dg_severity severity,
-		  const char *file, int line, const char *fmt, ...)
+void dg_diag_add(struct dg_diags *d, enum dg_severity severity,
+		 const char *file, int line, const char *fmt, ...)
 {
 	_cleanup_free_ char *message = NULL;
 	_cleanup_free_ char *file_copy = NULL;
@@ -40,12 +40,12 @@ void dg_diags_add(struct dg_diags *d, enum dg_severity severity,
 	};
 }
 
-bool dg_diags_failed(const struct dg_diags *d)
+bool dg_diag_failed(const struct dg_diags *d)
 {
-	return d->lost || dg_diags_first_error(d) != NULL;
+	return d->lost || dg_diag_first_error(d) != NULL;
 }
 
-const struct dg_diag *dg_diags_first_error(const struct dg_diags *d)
+const struct dg_diag *dg_diag_first_error(const struct dg_diags *d)
 {
 	for (size_t i = 0; i < d->n; i++)
 		if (d->v[i].severity == DG_ERROR)
@@ -79,7 +79,7 @@ static bool diag_equal(const struct dg_diag *a, const struct dg_diag *b)
 	       same(a->file, b->file) && strcmp(a->message, b->message) == 0;
 }
 
-void dg_diags_unique(struct dg_diags *d)
+void dg_diag_unique(struct dg_diags *d)
 {
 	size_t out = 0;
 
@@ -98,7 +98,7 @@ void dg_diags_unique(struct dg_diags *d)
 	d->n = out;
 }
 
-void dg_diags_free(struct dg_diags *d)
+void dg_diag_free(struct dg_diags *d)
 {
 	for (size_t i = 0; i < d->n; i++) {
 		free(d->v[i].file);

@@ -29,17 +29,17 @@ struct dg_diags {
 	bool lost;
 };
 
-void dg_diags_add(struct dg_diags *d, enum dg_severity severity,
-		  const char *file, int line, const char *fmt, ...)
+void dg_diag_add(struct dg_diags *d, enum dg_severity severity,
+		 const char *file, int line, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
-bool dg_diags_failed(const struct dg_diags *d);
+bool dg_diag_failed(const struct dg_diags *d);
 /* The first error, or NULL (when none, or when only `lost` is set). */
-const struct dg_diag *dg_diags_first_error(const struct dg_diags *d);
+const struct dg_diag *dg_diag_first_error(const struct dg_diags *d);
 /* "FILE:LINE: message", "FILE: message" or "message"; NULL on ENOMEM. */
 char *dg_diag_format(const struct dg_diag *diag);
 /* Drop each diagnostic that repeats an earlier one (a line in a file
  * that many stacks include is found once per stack), keeping the order. */
-void dg_diags_unique(struct dg_diags *d);
-void dg_diags_free(struct dg_diags *d);
+void dg_diag_unique(struct dg_diags *d);
+void dg_diag_free(struct dg_diags *d);
 
 #endif

@@ -27,15 +27,15 @@ static int check_owner(const struct stat *st, const char *report_file,
 		       const char *subject, struct dg_diags *diags)
 {
 	if (st->st_uid != 0) {
-		dg_diags_add(diags, DG_ERROR, report_file, 0,
-			     "%s is not owned by root (owner uid %u)", subject,
-			     (unsigned)st->st_uid);
+		dg_diag_add(diags, DG_ERROR, report_file, 0,
+			    "%s is not owned by root (owner uid %u)", subject,
+			    (unsigned)st->st_uid);
 		return -EINVAL;
 	}
 	if (st->st_mode & (S_IWGRP | S_IWOTH)) {
-		dg_diags_add(diags, DG_ERROR, report_file, 0,
-			     "%s is writable by group or others (mode %04o)",
-			     subject, (unsigned)(st->st_mode & 07777));
+		dg_diag_add(diags, DG_ERROR, report_file, 0,
+			    "%s is writable by group or others (mode %04o)",
+			    subject, (unsigned)(st->st_mode & 07777));
 		return -EINVAL;
 	}
 	return 0;
@@ -86,17 +86,17 @@ static int open_dir_checked(int at, const char *name, const char *display,
 		    fstatat(at, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
 		    S_ISLNK(st.st_mode))
 			err = ELOOP;
-		dg_diags_add(diags, DG_ERROR, report_file, 0,
-			     "cannot open directory %s: %s", display,
-			     err == ELOOP ? "it is a symbolic link, which is "
-					    "never followed"
-					  : strerror(err));
+		dg_diag_add(diags, DG_ERROR, report_file, 0,
+			    "cannot open directory %s: %s", display,
+			    err == ELOOP ? "it is a symbolic link, which is "
+					   "never followed"
+					 : strerror(err));
 		return -EINVAL;
 	}
 	if (fstat(*fd, &st) < 0) {
-		dg_diags_add(diags, DG_ERROR, report_file, 0,
-			     "cannot stat directory %s: %s", display,
-			     strerror(errno));
+		dg_diag_add(diags, DG_ERROR, report_file, 0,
+			    "cannot stat directory %s: %s", display,
+			    strerror(errno));
 		return -EINVAL;
 	}
 	if (asprintf(&subject, "directory %s", display) < 0) {
@@ -144,10 +144,10 @@ static int walk_dir(int at, const char *path, const char *base_display,
 	 * early in the path must not hide it */
 	for (const char *c = path; *c; c += strcspn(c, "/"), c += *c == '/')
 		if (strncmp(c, "..", 2) == 0 && (c[2] == '/' || !c[2])) {
-			dg_diags_add(diags, DG_ERROR, report_file, 0,
-				     "include_dir %s has a \"..\" component; "
-				     "write the directory's own path",
-				     path);
+			dg_diag_add(diags, DG_ERROR, report_file, 0,
+				    "include_dir %s has a \"..\" component; "
+				    "write the directory's own path",
+				    path);
 			return -EINVAL;
 		}
 	if (path[0] == '/') {
@@ -188,19 +188,19 @@ static int read_all(int fd, const char *display, size_t size_hint,
 	if (r == -ENOMEM)
 		return r;
 	if (r == -EFBIG) {
-		dg_diags_add(diags, DG_ERROR, display, 0,
-			     "file is larger than %u bytes",
-			     DG_POLICY_MAX_BYTES);
+		dg_diag_add(diags, DG_ERROR, display, 0,
+			    "file is larger than %u bytes",
+			    DG_POLICY_MAX_BYTES);
 		return -EINVAL;
 	}
 	if (r < 0) {
-		dg_diags_add(diags, DG_ERROR, display, 0, "cannot read: %s",
-			     strerror(-r));
+		dg_diag_add(diags, DG_ERROR, display, 0, "cannot read: %s",
+			    strerror(-r));
 		return -EINVAL;
 	}
 	if (memchr(buf, '\0', len)) {
-		dg_diags_add(diags, DG_ERROR, display, 0,
-			     "file contains a NUL byte");
+		dg_diag_add(diags, DG_ERROR, display, 0,
+			    "file contains a NUL byte");
 		return -EINVAL;
 	}
 	*text = DG_TAKE(buf);
@@ -221,28 +221,27 @@ static int read_policy_file(int dirfd, const char *name, const char *display,
 	if (fd < 0) {
 		if (errno == ENOMEM)
 			return -ENOMEM;
-		dg_diags_add(diags, DG_ERROR, display, 0, "cannot open: %s",
-			     errno == ELOOP ? "it is a symbolic link, which "
-					      "is never followed"
-					    : strerror(errno));
+		dg_diag_add(diags, DG_ERROR, display, 0, "cannot open: %s",
+			    errno == ELOOP ? "it is a symbolic link, which "
+					     "is never followed"
+					   : strerror(errno));
 		return -EINVAL;
 	}
 	if (fstat(fd, &st) < 0) {
-		dg_diags_add(diags, DG_ERROR, display, 0, "cannot stat: %s",
-			     strerror(errno));
+		dg_diag_add(diags, DG_ERROR, display, 0, "cannot stat: %s",
+			    strerror(errno));
 		return -EINVAL;
 	}
 	if (!S_ISREG(st.st_mode)) {
-		dg_diags_add(diags, DG_ERROR, display, 0,
-			     "not a regular file");
+		dg_diag_add(diags, DG_ERROR, display, 0, "not a regular file");
 		return -EINVAL;
 	}
 	if ((r = check_owner(&st, display, "the file", diags)))
 		return r;
 	if (st.st_size > (off_t)DG_POLICY_MAX_BYTES) {
-		dg_diags_add(diags, DG_ERROR, display, 0,
-			     "file is larger than %u bytes",
-			     DG_POLICY_MAX_BYTES);
+		dg_diag_add(diags, DG_ERROR, display, 0,
+			    "file is larger than %u bytes",
+			    DG_POLICY_MAX_BYTES);
 		return -EINVAL;
 	}
 	return read_all(fd, display, (size_t)st.st_size, text, diags);
@@ -278,9 +277,9 @@ static int list_drop_ins(int dirfd, const char *display,
 			close(fd);
 		if (err == ENOMEM)
 			return -ENOMEM;
-		dg_diags_add(diags, DG_ERROR, report_file, 0,
-			     "cannot read directory %s: %s", display,
-			     strerror(err));
+		dg_diag_add(diags, DG_ERROR, report_file, 0,
+			    "cannot read directory %s: %s", display,
+			    strerror(err));
 		return -EINVAL;
 	}
 	for (errno = 0; (de = readdir(d)); errno = 0) {
@@ -294,9 +293,9 @@ static int list_drop_ins(int dirfd, const char *display,
 		}
 	}
 	if (errno) {
-		dg_diags_add(diags, DG_ERROR, report_file, 0,
-			     "cannot read directory %s: %s", display,
-			     strerror(errno));
+		dg_diag_add(diags, DG_ERROR, report_file, 0,
+			    "cannot read directory %s: %s", display,
+			    strerror(errno));
 		closedir(d);
 		return -EINVAL;
 	}
@@ -356,12 +355,12 @@ static int leave_cache(struct reading *rd, size_t n)
 	for (size_t i = 0; i < rd->held.n && r == 0; i++) {
 		const struct dg_diag *d = &rd->held.v[i];
 
-		dg_diags_add(rd->diags, d->severity, d->file, d->line, "%s",
-			     d->message);
+		dg_diag_add(rd->diags, d->severity, d->file, d->line, "%s",
+			    d->message);
 	}
 	if (rd->held.lost)
 		rd->diags->lost = true;
-	dg_diags_free(&rd->held);
+	dg_diag_free(&rd->held);
 	return r;
 }
 
@@ -395,7 +394,7 @@ static void reading_free(struct reading *rd)
 	}
 	free(rd->files);
 	dg_cache_free(rd->cache);
-	dg_diags_free(&rd->held);
+	dg_diag_free(&rd->held);
 }
 
 /* Open `name` in dirfd, check it, read it and hand it to got_file. */
@@ -519,8 +518,8 @@ static int open_parent(const char *path, char **dir, const char **base,
 	if (!(*dir = split_path(path, base)))
 		return -ENOMEM;
 	if (!**base) {
-		dg_diags_add(diags, DG_ERROR, path, 0,
-			     "the path names a directory, not a file");
+		dg_diag_add(diags, DG_ERROR, path, 0,
+			    "the path names a directory, not a file");
 		return -EINVAL;
 	}
 	/* The directory first, then the file relative to it: whoever can
@@ -574,7 +573,7 @@ static int check_abandoned(int dirfd, const char *dir, const char *base,
 	r = read_policy_file(dirfd, base, path, &text, &quiet);
 	if (r == 0)
 		r = dg_config_parse(&old, path, text, DG_MAIN_FILE, &quiet);
-	if (r == 0 && !dg_diags_failed(&quiet))
+	if (r == 0 && !dg_diag_failed(&quiet))
 		r = open_include_dir(&old, dirfd, dir, base, path, &oldfd,
 				     &inc_display, &quiet);
 	if (r == 0 && oldfd >= 0 && !same_dir(oldfd, new_incfd))
@@ -588,18 +587,18 @@ static int check_abandoned(int dirfd, const char *dir, const char *base,
 		if (f && fclose(f) != 0)
 			r = -ENOMEM;
 		if (r == 0) {
-			dg_diags_add(diags, DG_ERROR, report_file, 0,
-				     "the installed %s reads drop-ins from %s, "
-				     "and this one would not: %s would no "
-				     "longer be read (move or remove them "
-				     "first)",
-				     path, inc_display, list);
+			dg_diag_add(diags, DG_ERROR, report_file, 0,
+				    "the installed %s reads drop-ins from %s, "
+				    "and this one would not: %s would no "
+				    "longer be read (move or remove them "
+				    "first)",
+				    path, inc_display, list);
 			found = true;
 		}
 	}
 	dg_strlist_free(&names);
 	dg_config_free(&old);
-	dg_diags_free(&quiet);
+	dg_diag_free(&quiet);
 	return r == -ENOMEM ? r : found ? -EINVAL : 0;
 }
 
@@ -615,10 +614,10 @@ static int check_drop_in_dir(const struct dg_load_as *as, int incfd,
 	const char *base;
 
 	if (incfd < 0) {
-		dg_diags_add(diags, DG_ERROR, report_file, 0,
-			     "the include directory %s does not exist: a "
-			     "drop-in would never be read",
-			     inc_display);
+		dg_diag_add(diags, DG_ERROR, report_file, 0,
+			    "the include directory %s does not exist: a "
+			    "drop-in would never be read",
+			    inc_display);
 		return -EINVAL;
 	}
 	if (!as->drop_in_as || !strchr(as->drop_in_as, '/'))
@@ -627,10 +626,10 @@ static int check_drop_in_dir(const struct dg_load_as *as, int incfd,
 		return -ENOMEM;
 	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (!same_dir(fd, incfd)) {
-		dg_diags_add(diags, DG_ERROR, report_file, 0,
-			     "the policy reads its drop-ins from %s, not %s: "
-			     "%s would never be read",
-			     inc_display, dir, as->drop_in_as);
+		dg_diag_add(diags, DG_ERROR, report_file, 0,
+			    "the policy reads its drop-ins from %s, not %s: "
+			    "%s would never be read",
+			    inc_display, dir, as->drop_in_as);
 		return -EINVAL;
 	}
 	return 0;
@@ -647,7 +646,7 @@ static void keep(const char *path, struct reading *rd, size_t first)
 {
 	struct dg_diags *diags = rd->diags;
 
-	if (diags->lost || dg_diags_failed(diags))
+	if (diags->lost || dg_diag_failed(diags))
 		return;
 	dg_cache_write(path, rd->out, rd->files, rd->n,
 		       diags->n > first ? diags->v + first : NULL,
@@ -811,7 +810,7 @@ int dg_load_config_as(const char *path, const struct dg_load_as *as,
 	};
 	r = read_main(&ld);
 	/* Where the main file is broken, include_dir may be wrong too. */
-	if (r != 0 || dg_diags_failed(diags))
+	if (r != 0 || dg_diag_failed(diags))
 		goto out;
 	r = read_drop_ins(&ld);
 	if (r == 0)
@@ -871,12 +870,12 @@ int dg_load_policy_as(const char *path, const struct dg_load_as *as,
 	r = dg_load_config_as(path, as, config, diags);
 	if (r < 0)
 		return r;
-	if (dg_diags_failed(diags))
+	if (dg_diag_failed(diags))
 		return -EINVAL;
 	r = dg_load_resolve(config, check_users, policy, diags);
 	if (r < 0)
 		return r;
-	return dg_diags_failed(diags) ? -EINVAL : 0;
+	return dg_diag_failed(diags) ? -EINVAL : 0;
 }
 
 int dg_load_policy(const char *path, const char *extra_drop_in,

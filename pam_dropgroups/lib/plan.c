@@ -83,12 +83,12 @@ static int report_undecided(const struct dg_plan *plan,
 
 	if (!why)
 		return -ENOMEM;
-	dg_diags_add(diags, DG_ERROR, src->file,
-		     src->users_line ? src->users_line : src->line,
-		     "cannot tell whether user \"%s\" is in group \"%s\" "
-		     "of rule \"%s\": %s; the session is refused rather than "
-		     "given a later rule",
-		     plan->user.name, m->group->name, rule->label, why);
+	dg_diag_add(diags, DG_ERROR, src->file,
+		    src->users_line ? src->users_line : src->line,
+		    "cannot tell whether user \"%s\" is in group \"%s\" "
+		    "of rule \"%s\": %s; the session is refused rather than "
+		    "given a later rule",
+		    plan->user.name, m->group->name, rule->label, why);
 	return -EINVAL;
 }
 
@@ -102,11 +102,11 @@ int dg_plan_prepare(const char *path, const char *service,
 
 	*plan = (struct dg_plan){0};
 	if ((tampered = dg_nss_env_tampered())) {
-		dg_diags_add(diags, DG_ERROR, NULL, 0,
-			     "the environment sets %s, which makes an NSS "
-			     "module answer \"not found\" to every look-up, so "
-			     "no answer of NSS can be trusted",
-			     tampered);
+		dg_diag_add(diags, DG_ERROR, NULL, 0,
+			    "the environment sets %s, which makes an NSS "
+			    "module answer \"not found\" to every look-up, so "
+			    "no answer of NSS can be trusted",
+			    tampered);
 		return -EINVAL;
 	}
 	r = dg_load_policy(path, NULL, NULL, false, &plan->config,
@@ -117,14 +117,14 @@ int dg_plan_prepare(const char *path, const char *service,
 	if (r == -ENOMEM)
 		return r;
 	if (r == 0) {
-		dg_diags_add(diags, DG_ERROR, NULL, 0,
-			     "user \"%s\" does not exist", username);
+		dg_diag_add(diags, DG_ERROR, NULL, 0,
+			    "user \"%s\" does not exist", username);
 		return -EINVAL;
 	}
 	if (r < 0) {
-		dg_diags_add(diags, DG_ERROR, NULL, 0,
-			     "looking up user \"%s\" failed: %s", username,
-			     strerror(-r));
+		dg_diag_add(diags, DG_ERROR, NULL, 0,
+			    "looking up user \"%s\" failed: %s", username,
+			    strerror(-r));
 		return -EINVAL;
 	}
 	if (want_user_groups && (r = dg_initgroups(&plan->user)) < 0)

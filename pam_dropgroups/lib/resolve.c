@@ -193,10 +193,10 @@ static void report_failure(int status, const char *kind, const char *name,
 			   const char *where, const char *file, int line,
 			   struct dg_diags *diags)
 {
-	dg_diags_add(diags, DG_ERROR, file, line,
-		     "looking up %s \"%s\" in %s failed: %s", kind, name, where,
-		     status == -ENOKEY ? "it was never looked up"
-				       : strerror(-status));
+	dg_diag_add(diags, DG_ERROR, file, line,
+		    "looking up %s \"%s\" in %s failed: %s", kind, name, where,
+		    status == -ENOKEY ? "it was never looked up"
+				      : strerror(-status));
 }
 
 /* A restricting name that cannot be found protects nothing by gid, and
@@ -228,18 +228,19 @@ static int resolve_restricting(const struct dg_config *cfg,
 		if (status > 0)
 			n++;
 		else if (status == 0 && ref->optional)
-			dg_diags_add(diags, DG_WARNING, ref->file, ref->line,
-				     "restricting group \"%s\" (optional) does "
-				     "not exist; only a group of that name "
-				     "would be kept",
-				     ref->name);
+			dg_diag_add(diags, DG_WARNING, ref->file, ref->line,
+				    "restricting group \"%s\" (optional) does "
+				    "not exist; only a group of that name "
+				    "would be kept",
+				    ref->name);
 		else if (status == 0)
-			dg_diags_add(diags, DG_ERROR, ref->file, ref->line,
-				     "restricting group \"%s\" does not exist "
-				     "(or the directory that has it cannot say "
-				     "so); list it by gid, or as { name = \"%s\"; "
-				     "optional = true; } if it may be missing",
-				     ref->name, ref->name);
+			dg_diag_add(
+				diags, DG_ERROR, ref->file, ref->line,
+				"restricting group \"%s\" does not exist "
+				"(or the directory that has it cannot say "
+				"so); list it by gid, or as { name = \"%s\"; "
+				"optional = true; } if it may be missing",
+				ref->name, ref->name);
 		else
 			report_failure(status, "group", ref->name,
 				       "restricting", ref->file, ref->line,
@@ -280,10 +281,10 @@ static int resolve_groups(const struct dg_rule_src *src,
 		if (status > 0)
 			n++;
 		else if (status == 0)
-			dg_diags_add(diags, DG_WARNING, ref->file, ref->line,
-				     "group \"%s\" in %s does not exist; it is "
-				     "ignored",
-				     ref->name, what);
+			dg_diag_add(diags, DG_WARNING, ref->file, ref->line,
+				    "group \"%s\" in %s does not exist; it is "
+				    "ignored",
+				    ref->name, what);
 		else
 			report_failure(status, "group", ref->name, what,
 				       ref->file, ref->line, diags);
@@ -306,21 +307,21 @@ static void report_user_group(const struct dg_rule_src *src,
 	enum dg_severity severity = check ? DG_ERROR : DG_WARNING;
 
 	if (status == 0)
-		dg_diags_add(diags, severity, src->file, line,
-			     "group \"%s\" in users of rule \"%s\" does not "
-			     "exist (or the directory that has it cannot say "
-			     "so), so users that reach this rule are refused; "
-			     "write it { name = \"%%%s\"; optional = true; } "
-			     "if it may be missing",
-			     name, rule->label, name);
+		dg_diag_add(diags, severity, src->file, line,
+			    "group \"%s\" in users of rule \"%s\" does not "
+			    "exist (or the directory that has it cannot say "
+			    "so), so users that reach this rule are refused; "
+			    "write it { name = \"%%%s\"; optional = true; } "
+			    "if it may be missing",
+			    name, rule->label, name);
 	else
-		dg_diags_add(diags, severity, src->file, line,
-			     "looking up group \"%s\" in users of rule \"%s\" "
-			     "failed: %s, so users that reach this rule are "
-			     "refused",
-			     name, rule->label,
-			     status == -ENOKEY ? "it was never looked up"
-					       : strerror(-status));
+		dg_diag_add(diags, severity, src->file, line,
+			    "looking up group \"%s\" in users of rule \"%s\" "
+			    "failed: %s, so users that reach this rule are "
+			    "refused",
+			    name, rule->label,
+			    status == -ENOKEY ? "it was never looked up"
+					      : strerror(-status));
 }
 
 /* User names match as written: looked up only for check (users != NULL),
@@ -337,15 +338,15 @@ static void check_user_name(const struct dg_rule_src *src,
 		return;
 	status = answer_for(users, u, &(gid_t){0});
 	if (status == 0)
-		dg_diags_add(diags, DG_WARNING, src->file, line,
-			     "user \"%s\" in users of rule \"%s\" does not "
-			     "exist; it is ignored",
-			     u, rule->label);
+		dg_diag_add(diags, DG_WARNING, src->file, line,
+			    "user \"%s\" in users of rule \"%s\" does not "
+			    "exist; it is ignored",
+			    u, rule->label);
 	else if (status < 0)
-		dg_diags_add(diags, DG_WARNING, src->file, line,
-			     "looking up user \"%s\" in users of rule \"%s\" "
-			     "failed: %s; it could not be checked",
-			     u, rule->label, strerror(-status));
+		dg_diag_add(diags, DG_WARNING, src->file, line,
+			    "looking up user \"%s\" in users of rule \"%s\" "
+			    "failed: %s; it could not be checked",
+			    u, rule->label, strerror(-status));
 }
 
 static int resolve_users(const struct dg_rule_src *src,
@@ -375,10 +376,10 @@ static int resolve_users(const struct dg_rule_src *src,
 			return -ENOMEM;
 		g.status = !*g.name ? 0 : answer_for(groups, g.name, &g.gid);
 		if (g.status == 0 && dg_strlist_has(&src->users_optional, u)) {
-			dg_diags_add(diags, DG_WARNING, src->file, line,
-				     "group \"%s\" (optional) in users of rule "
-				     "\"%s\" does not exist; it is ignored",
-				     g.name, rule->label);
+			dg_diag_add(diags, DG_WARNING, src->file, line,
+				    "group \"%s\" (optional) in users of rule "
+				    "\"%s\" does not exist; it is ignored",
+				    g.name, rule->label);
 			continue;
 		}
 		if (g.status <= 0)
@@ -423,20 +424,20 @@ static void warn_restricting_named(const struct dg_rule *rule,
 		if (!by_name && !(found && dg_gids_contains(&policy->restricting, gid)))
 			continue;
 		if (ref->name && found)
-			dg_diags_add(diags, DG_WARNING, ref->file, ref->line,
-				     "rule \"%s\" names restricting group "
-				     "%s(%u) in drop; it is never dropped",
-				     rule->label, ref->name, (unsigned)gid);
+			dg_diag_add(diags, DG_WARNING, ref->file, ref->line,
+				    "rule \"%s\" names restricting group "
+				    "%s(%u) in drop; it is never dropped",
+				    rule->label, ref->name, (unsigned)gid);
 		else if (ref->name)
-			dg_diags_add(diags, DG_WARNING, ref->file, ref->line,
-				     "rule \"%s\" names restricting group %s in "
-				     "drop; it is never dropped",
-				     rule->label, ref->name);
+			dg_diag_add(diags, DG_WARNING, ref->file, ref->line,
+				    "rule \"%s\" names restricting group %s in "
+				    "drop; it is never dropped",
+				    rule->label, ref->name);
 		else
-			dg_diags_add(diags, DG_WARNING, ref->file, ref->line,
-				     "rule \"%s\" names restricting gid %u in "
-				     "drop; it is never dropped",
-				     rule->label, (unsigned)gid);
+			dg_diag_add(diags, DG_WARNING, ref->file, ref->line,
+				    "rule \"%s\" names restricting gid %u in "
+				    "drop; it is never dropped",
+				    rule->label, (unsigned)gid);
 	}
 }
 

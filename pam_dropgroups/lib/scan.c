@@ -23,8 +23,8 @@ struct scan {
 
 #define scan_error(s, line, ...)                                               \
 	do {                                                                   \
-		dg_diags_add((s)->diags, DG_ERROR, (s)->file, (line),          \
-			     __VA_ARGS__);                                     \
+		dg_diag_add((s)->diags, DG_ERROR, (s)->file, (line),           \
+			    __VA_ARGS__);                                      \
 		(s)->errors++;                                                 \
 	} while (0)
 

@@ -169,29 +169,29 @@ static int include(struct walk *w, const char *file, int line,
 	int r;
 
 	if (!name) {
-		dg_diags_add(w->diags, DG_ERROR, file, line,
-			     "%s names no file", how);
+		dg_diag_add(w->diags, DG_ERROR, file, line, "%s names no file",
+			    how);
 		return 0;
 	}
 	if (depth + 1 >= DG_PAM_MAX_DEPTH) {
-		dg_diags_add(w->diags, DG_ERROR, file, line,
-			     "%s %s: includes nest deeper than %d (a loop?); "
-			     "libpam gives up",
-			     how, name, DG_PAM_MAX_DEPTH);
+		dg_diag_add(w->diags, DG_ERROR, file, line,
+			    "%s %s: includes nest deeper than %d (a loop?); "
+			    "libpam gives up",
+			    how, name, DG_PAM_MAX_DEPTH);
 		return 0;
 	}
 	r = read_file(w, name, conf_dir_only, filter, depth + 1, frame);
 	if (r == -ENOMEM)
 		return r;
 	if (r < 0)
-		dg_diags_add(w->diags, DG_ERROR, file, line,
-			     "%s %s: %s; %s", how, name,
-			     r == -ENOENT ? "no such file" : strerror(-r),
-			     filter == ANY_FACILITY
-				     ? "libpam refuses every call of this "
-				       "service (pam_start fails)"
-				     : "every call of this facility through "
-				       "this stack fails");
+		dg_diag_add(w->diags, DG_ERROR, file, line, "%s %s: %s; %s",
+			    how, name,
+			    r == -ENOENT ? "no such file" : strerror(-r),
+			    filter == ANY_FACILITY
+				    ? "libpam refuses every call of this "
+				      "service (pam_start fails)"
+				    : "every call of this facility through "
+				      "this stack fails");
 	return 0;
 }
 
@@ -257,10 +257,10 @@ static int one_line(struct walk *w, const char *file, int line,
 		/* The word itself is not printed: an absolute include can
 		 * name any file (/etc/shadow), and root's lint output must
 		 * not show what is in it. */
-		dg_diags_add(w->diags, DG_WARNING, file, line,
-			     "the first word is not a module type libpam "
-			     "knows; libpam makes every call of this line "
-			     "fail");
+		dg_diag_add(w->diags, DG_WARNING, file, line,
+			    "the first word is not a module type libpam "
+			    "knows; libpam makes every call of this line "
+			    "fail");
 		return 0;
 	}
 	if (filter != ANY_FACILITY && facility != filter)
@@ -282,9 +282,9 @@ static int one_line(struct walk *w, const char *file, int line,
 			       depth, frame);
 	}
 	if (!control || !module) {
-		dg_diags_add(w->diags, DG_WARNING, file, line,
-			     "no %s: libpam makes every %s call fail here",
-			     control ? "module" : "control", type);
+		dg_diag_add(w->diags, DG_WARNING, file, line,
+			    "no %s: libpam makes every %s call fail here",
+			    control ? "module" : "control", type);
 		return 0;
 	}
 	r = add_module_line(w, file, line, facility, control, module, &text,
@@ -298,16 +298,16 @@ static int one_line(struct walk *w, const char *file, int line,
 static void report_unread(struct walk *w, const char *file, int line, int r)
 {
 	if (r == -ELOOP)
-		dg_diags_add(w->diags, DG_ERROR, file, line,
-			     "libpam 1.5.2 never finishes reading this line (a "
-			     "backslash at the end of its %d-byte buffer): the "
-			     "program hangs",
-			     DG_PAM_LINE_BUFFER);
+		dg_diag_add(w->diags, DG_ERROR, file, line,
+			    "libpam 1.5.2 never finishes reading this line (a "
+			    "backslash at the end of its %d-byte buffer): the "
+			    "program hangs",
+			    DG_PAM_LINE_BUFFER);
 	else
-		dg_diags_add(w->diags, DG_ERROR, file, line,
-			     "libpam 1.5.2 cannot read this line (it is "
-			     "continued past the end of the file) and refuses "
-			     "every call of the service");
+		dg_diag_add(w->diags, DG_ERROR, file, line,
+			    "libpam 1.5.2 cannot read this line (it is "
+			    "continued past the end of the file) and refuses "
+			    "every call of the service");
 }
 
 static int read_file(struct walk *w, const char *name, bool conf_dir_only,

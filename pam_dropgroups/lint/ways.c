@@ -207,7 +207,7 @@ static void add(struct dg_diags *d, enum dg_severity sev, const char *file,
 	if (!msg)
 		d->lost = true;
 	else
-		dg_diags_add(d, sev, file, line, "%s", msg);
+		dg_diag_add(d, sev, file, line, "%s", msg);
 	free(msg);
 }
 
@@ -226,12 +226,12 @@ static void report_success_action(const struct dg_pam_line *l,
 						      : NULL;
 
 	if (what)
-		dg_diags_add(d, DG_ERROR, l->file, l->line,
-			     "with \"%s\", the module's PAM_SUCCESS (its answer "
-			     "whenever a rule matches: it authenticates "
-			     "nobody) %s, so other modules do not decide; use "
-			     "\"required\"",
-			     l->control, what);
+		dg_diag_add(d, DG_ERROR, l->file, l->line,
+			    "with \"%s\", the module's PAM_SUCCESS (its answer "
+			    "whenever a rule matches: it authenticates "
+			    "nobody) %s, so other modules do not decide; use "
+			    "\"required\"",
+			    l->control, what);
 }
 
 /* A line in a facility where it does nothing for p. */
@@ -241,19 +241,19 @@ static void report_undone(const struct dg_program *p,
 	const char *fac = dg_pamstack_facility_name(l->facility);
 
 	if (effect_of(p, l) == DG_EFFECT_CHECKS)
-		dg_diags_add(d, DG_ERROR, l->file, l->line,
-			     "for %s, an account line only checks the policy "
-			     "and trims nothing; %s%s%s",
-			     p->name, p->fix ? "use \"" : "",
-			     p->fix ? p->fix : p->instead, p->fix ? "\"" : "");
+		dg_diag_add(d, DG_ERROR, l->file, l->line,
+			    "for %s, an account line only checks the policy "
+			    "and trims nothing; %s%s%s",
+			    p->name, p->fix ? "use \"" : "",
+			    p->fix ? p->fix : p->instead, p->fix ? "\"" : "");
 	else if (p->fix)
-		dg_diags_add(d, DG_ERROR, l->file, l->line,
-			     "for %s, a %s line trims nothing: %s; use \"%s\"",
-			     p->name, fac, p->order, p->fix);
+		dg_diag_add(d, DG_ERROR, l->file, l->line,
+			    "for %s, a %s line trims nothing: %s; use \"%s\"",
+			    p->name, fac, p->order, p->fix);
 	else
-		dg_diags_add(d, DG_ERROR, l->file, l->line,
-			     "for %s, no PAM line can trim: %s; %s", p->name,
-			     p->order, p->instead);
+		dg_diag_add(d, DG_ERROR, l->file, l->line,
+			    "for %s, no PAM line can trim: %s; %s", p->name,
+			    p->order, p->instead);
 }
 
 /* Line i of s, which matters for p, may be skipped: say so, where no
@@ -270,13 +270,13 @@ static bool report_skipped(const struct dg_service_stack *s,
 		return false;
 	if (account ? !p || !p->needs_account || j->account : j->good != NULL)
 		return true; /* another line does its work */
-	dg_diags_add(d, DG_ERROR, l->file, l->line,
-		     "libpam skips this line whenever the module of %s:%d "
-		     "(\"%s %s\") answers %s: that control ends the stack "
-		     "or jumps past this line, so for %s the module does not "
-		     "run, and the login goes on with every group",
-		     by->file, by->line, by->control, by->module,
-		     dg_pamstack_code_name(code), name_of(p, s->service));
+	dg_diag_add(d, DG_ERROR, l->file, l->line,
+		    "libpam skips this line whenever the module of %s:%d "
+		    "(\"%s %s\") answers %s: that control ends the stack "
+		    "or jumps past this line, so for %s the module does not "
+		    "run, and the login goes on with every group",
+		    by->file, by->line, by->control, by->module,
+		    dg_pamstack_code_name(code), name_of(p, s->service));
 	return true;
 }
 
@@ -302,11 +302,11 @@ static enum dg_trim judge_and_report(const struct dg_service_stack *s,
 			report_undone(p, l, d);
 	}
 	if (j.good && j.trim == DG_TRIM_FAILS_OPEN && !j.account_skipped)
-		dg_diags_add(d, DG_ERROR, j.good->file, j.good->line,
-			     "for %s, this line trims, but %s: add \"account "
-			     "required pam_dropgroups.so\", which refuses a "
-			     "broken policy before the session",
-			     p->name, p->order);
+		dg_diag_add(d, DG_ERROR, j.good->file, j.good->line,
+			    "for %s, this line trims, but %s: add \"account "
+			    "required pam_dropgroups.so\", which refuses a "
+			    "broken policy before the session",
+			    p->name, p->order);
 	return j.trim;
 }
 
@@ -423,17 +423,17 @@ static void lint_args(const struct dg_service_stacks *stacks,
 			if (dg_args_parse((int)l->args.n,
 					  (const char *const *)l->args.v, &args,
 					  &why) < 0)
-				dg_diags_add(d, DG_ERROR, l->file, l->line,
-					     "the module refuses this line "
-					     "(%s): every call through it "
-					     "fails",
-					     why ? why : "out of memory");
+				dg_diag_add(d, DG_ERROR, l->file, l->line,
+					    "the module refuses this line "
+					    "(%s): every call through it "
+					    "fails",
+					    why ? why : "out of memory");
 			else if (strcmp(args.config, policy_path) != 0)
-				dg_diags_add(d, DG_WARNING, l->file, l->line,
-					     "this line reads the policy %s, "
-					     "not %s: lint it with -c %s too",
-					     args.config, policy_path,
-					     args.config);
+				dg_diag_add(d, DG_WARNING, l->file, l->line,
+					    "this line reads the policy %s, "
+					    "not %s: lint it with -c %s too",
+					    args.config, policy_path,
+					    args.config);
 		}
 	}
 }
@@ -444,12 +444,12 @@ static void lint_no_new_privs(const struct dg_config *cfg, struct dg_diags *d)
 		const struct dg_rule_src *r = &cfg->rules.v[i];
 
 		if (!r->no_new_privs)
-			dg_diags_add(d, DG_WARNING, r->file, r->line,
-				     "a way back in: the rule does not set "
-				     "no_new_privs, so its users take a "
-				     "dropped group back with sg or newgrp "
-				     "(set-user-ID): its drops are a "
-				     "convenience, not enforced");
+			dg_diag_add(d, DG_WARNING, r->file, r->line,
+				    "a way back in: the rule does not set "
+				    "no_new_privs, so its users take a "
+				    "dropped group back with sg or newgrp "
+				    "(set-user-ID): its drops are a "
+				    "convenience, not enforced");
 	}
 }
 
@@ -462,33 +462,33 @@ static void lint_named(const struct dg_service_stack *s,
 	const char *where = s->stack.file;
 
 	if (t == DG_TRIM_NO_LINE && p && !p->fix)
-		dg_diags_add(d, DG_ERROR, r->file, r->line,
-			     "the rule names service \"%s\", but for %s no "
-			     "PAM line can trim: %s; %s",
-			     s->service, p->name, p->order, p->instead);
+		dg_diag_add(d, DG_ERROR, r->file, r->line,
+			    "the rule names service \"%s\", but for %s no "
+			    "PAM line can trim: %s; %s",
+			    s->service, p->name, p->order, p->instead);
 	else if (t == DG_TRIM_NO_LINE && s->status == 0)
-		dg_diags_add(d, DG_ERROR, r->file, r->line,
-			     "the rule names service \"%s\", but %s has no "
-			     "pam_dropgroups line: the rule never applies",
-			     s->service, where);
+		dg_diag_add(d, DG_ERROR, r->file, r->line,
+			    "the rule names service \"%s\", but %s has no "
+			    "pam_dropgroups line: the rule never applies",
+			    s->service, where);
 	else if (t == DG_TRIM_NO_LINE && where)
-		dg_diags_add(d, DG_ERROR, r->file, r->line,
-			     "the rule names service \"%s\", which has no "
-			     "stack: libpam uses %s, which has no "
-			     "pam_dropgroups line, so the rule never applies",
-			     s->service, where);
+		dg_diag_add(d, DG_ERROR, r->file, r->line,
+			    "the rule names service \"%s\", which has no "
+			    "stack: libpam uses %s, which has no "
+			    "pam_dropgroups line, so the rule never applies",
+			    s->service, where);
 	else if (t == DG_TRIM_NO_LINE)
-		dg_diags_add(d, DG_ERROR, r->file, r->line,
-			     "the rule names service \"%s\", which has no "
-			     "stack, and there is no \"other\": libpam refuses "
-			     "the service, so the rule never applies",
-			     s->service);
+		dg_diag_add(d, DG_ERROR, r->file, r->line,
+			    "the rule names service \"%s\", which has no "
+			    "stack, and there is no \"other\": libpam refuses "
+			    "the service, so the rule never applies",
+			    s->service);
 	else if (t == DG_TRIM_UNDONE && !p)
-		dg_diags_add(d, DG_ERROR, r->file, r->line,
-			     "the rule names service \"%s\", but its stack has "
-			     "pam_dropgroups in account or password only, "
-			     "where it trims nothing",
-			     s->service);
+		dg_diag_add(d, DG_ERROR, r->file, r->line,
+			    "the rule names service \"%s\", but its stack has "
+			    "pam_dropgroups in account or password only, "
+			    "where it trims nothing",
+			    s->service);
 }
 
 /* A program of the table that no rule names: a way back in, unless
@@ -516,18 +516,18 @@ static int lint_unnamed(const struct dg_config *cfg,
 	if (star)
 		t = judge_and_report(s, p, d);
 	if (rules)
-		dg_diags_add(d, DG_WARNING, s->stack.file, 0,
-			     "a way back in: %s starts their processes with "
-			     "every group, as no rule for service \"%s\" "
-			     "matches the users of %s",
-			     p->name, p->service, rules);
+		dg_diag_add(d, DG_WARNING, s->stack.file, 0,
+			    "a way back in: %s starts their processes with "
+			    "every group, as no rule for service \"%s\" "
+			    "matches the users of %s",
+			    p->name, p->service, rules);
 	else if (star && t == DG_TRIM_NO_LINE && !disarmed)
-		dg_diags_add(d, DG_WARNING, s->stack.file, 0,
-			     "a way back in: a rule matches every service, but "
-			     "this stack has no pam_dropgroups line, so %s "
-			     "starts processes with every group; %s%s",
-			     p->name, p->fix ? "use " : "",
-			     p->fix ? p->fix : p->instead);
+		dg_diag_add(d, DG_WARNING, s->stack.file, 0,
+			    "a way back in: a rule matches every service, but "
+			    "this stack has no pam_dropgroups line, so %s "
+			    "starts processes with every group; %s%s",
+			    p->name, p->fix ? "use " : "",
+			    p->fix ? p->fix : p->instead);
 	return 0;
 }
 

@@ -69,7 +69,7 @@ static void log_fail(pam_handle_t *pamh, const char *fmt, ...)
 static void log_diags(pam_handle_t *pamh, const struct dg_diags *diags,
 		      bool failed)
 {
-	const struct dg_diag *first = dg_diags_first_error(diags);
+	const struct dg_diag *first = dg_diag_first_error(diags);
 	_cleanup_free_ char *line = NULL;
 	size_t logged = 0;
 
@@ -214,7 +214,7 @@ static struct kept_plan *get_plan(pam_handle_t *pamh, const struct dg_args *args
 	r = dg_plan_prepare(args->config, service, user, false, &k->plan,
 			    &diags);
 	log_diags(pamh, &diags, r < 0);
-	dg_diags_free(&diags);
+	dg_diag_free(&diags);
 	if (r < 0) {
 		kept_plan_free(k);
 		return NULL;

@@ -119,8 +119,8 @@ __attribute__((unused)) static void fz_check_diags(const struct dg_diags *d)
 			fprintf(stderr, "  diag: %s\n", line);
 		free(line);
 	}
-	if (dg_diags_failed(d) != (dg_diags_first_error(d) != NULL))
-		fz_fail("dg_diags_failed disagrees with dg_diags_first_error");
+	if (dg_diag_failed(d) != (dg_diag_first_error(d) != NULL))
+		fz_fail("dg_diag_failed disagrees with dg_diag_first_error");
 }
 
 /* Strictly ascending: sorted and unique. */

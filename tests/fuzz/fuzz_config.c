@@ -43,7 +43,7 @@ static void parse_one(const char *text, enum dg_file_role role)
 	fz_check_diags(&diags);
 	resolve_and_check(&cfg, &diags);
 	dg_config_free(&cfg);
-	dg_diags_free(&diags);
+	dg_diag_free(&diags);
 }
 
 static void parse_sections(const uint8_t *data, size_t size)
@@ -73,7 +73,7 @@ static void parse_sections(const uint8_t *data, size_t size)
 		fz_fail("%zu files recorded for %zu parsed", cfg.files.n, n);
 	resolve_and_check(&cfg, &diags);
 	dg_config_free(&cfg);
-	dg_diags_free(&diags);
+	dg_diag_free(&diags);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -269,7 +269,7 @@ out:
 	dg_policy_user_free(&user);
 	dg_policy_free(&pol);
 	dg_config_free(&cfg);
-	dg_diags_free(&diags);
+	dg_diag_free(&diags);
 	free(text);
 	free(sc);
 	return 0;

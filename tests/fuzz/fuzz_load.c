@@ -439,9 +439,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fz_check_config(&cfg);
 	if (r != 0 && r != -EINVAL)
 		fz_fail("dg_load_policy returned %d", r);
-	if ((r == 0) == dg_diags_failed(&diags))
+	if ((r == 0) == dg_diag_failed(&diags))
 		fz_fail("dg_load_policy returned %d with%s errors", r,
-			dg_diags_failed(&diags) ? "" : " no");
+			dg_diag_failed(&diags) ? "" : " no");
 	if (r == 0)
 		fz_check_policy(&cfg, &pol);
 
@@ -479,12 +479,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		check_same_config(&cfg, &cfg2);
 		dg_policy_free(&pol2);
 		dg_config_free(&cfg2);
-		dg_diags_free(&diags2);
+		dg_diag_free(&diags2);
 	}
 
 	dg_policy_free(&pol);
 	dg_config_free(&cfg);
-	dg_diags_free(&diags);
+	dg_diag_free(&diags);
 	free(files);
 	return 0;
 }

@@ -56,7 +56,7 @@ static void build(struct fixture *f)
 	assert_int_equal(dg_config_parse(&f->cfg, DROP_IN, drop_in_text,
 					 DG_DROP_IN, &f->diags),
 			 0);
-	assert_false(dg_diags_failed(&f->diags));
+	assert_false(dg_diag_failed(&f->diags));
 	assert_true(f->diags.n >= 2); /* "123" in quotes, upper-case SUDO */
 	f->files[0] = (struct dg_source){PATH, DG_MAIN_FILE, main_text,
 					 strlen(main_text)};
@@ -72,7 +72,7 @@ static void unbuild(struct fixture *f)
 {
 	free(f->buf);
 	dg_config_free(&f->cfg);
-	dg_diags_free(&f->diags);
+	dg_diag_free(&f->diags);
 }
 
 /* A copy of the encoded bytes, for dg_cache_decode to take. */
@@ -123,7 +123,7 @@ static void a_config_reads_back_field_by_field(void **state)
 	/* the file fields point at the config's own files */
 	assert_ptr_equal(back.rules.v[0].file, back.files.v[0]);
 	assert_ptr_equal(back.rules.v[3].groups.v[0].file, back.files.v[1]);
-	dg_diags_free(&diags);
+	dg_diag_free(&diags);
 	dg_config_free(&back);
 	unbuild(&f);
 }

@@ -27,7 +27,7 @@ static void parse(struct parsed *p, const char *text, enum dg_file_role role)
 static void done(struct parsed *p)
 {
 	dg_config_free(&p->cfg);
-	dg_diags_free(&p->diags);
+	dg_diag_free(&p->diags);
 }
 
 /* The text must fail with an error at `line` whose message has `what`. */
@@ -38,7 +38,7 @@ static void expect_error_as(const char *text, enum dg_file_role role,
 	const struct dg_diag *e;
 
 	parse(&p, text, role);
-	e = dg_diags_first_error(&p.diags);
+	e = dg_diag_first_error(&p.diags);
 	if (!e)
 		fail_msg("no error for: %s", text);
 	if (!strstr(e->message, what) || e->line != line)
@@ -72,7 +72,7 @@ static void valid_policy_parses(void **state)
 	      "  { services = \"*\"; keep = \"users\"; }\n"
 	      ");\n",
 	      DG_MAIN_FILE);
-	assert_false(dg_diags_failed(&p.diags));
+	assert_false(dg_diag_failed(&p.diags));
 	assert_int_equal(p.cfg.restricting.n, 2);
 	assert_string_equal(p.cfg.restricting.v[0].name, "games-abusers");
 	assert_null(p.cfg.restricting.v[1].name);
@@ -106,7 +106,7 @@ static void single_values_arrays_and_lists(void **state)
 	      "rules = ( { services = ( \"a\", \"b\" ); users = \"u\"; "
 	      "drop = [ 1, 2 ]; } );\n",
 	      DG_MAIN_FILE);
-	assert_false(dg_diags_failed(&p.diags));
+	assert_false(dg_diag_failed(&p.diags));
 	assert_int_equal(p.cfg.restricting.n, 1);
 	assert_int_equal(p.cfg.rules.v[0].services.n, 2);
 	assert_int_equal(p.cfg.rules.v[0].users.n, 1);
@@ -177,7 +177,7 @@ static void restricting_required_in_main_file_only(void **state)
 	expect_error("version = 1;\n", 0,
 		     "required setting \"restricting\" is missing");
 	parse(&p, "version = 1;\n", DG_DROP_IN);
-	assert_false(dg_diags_failed(&p.diags));
+	assert_false(dg_diag_failed(&p.diags));
 	done(&p);
 }
 
@@ -251,12 +251,12 @@ static void unterminated_comment_refuses_the_file(void **state)
 	done(&p);
 	/* a closed comment is fine, whatever it holds */
 	parse(&p, HEAD "/* restricting = ( \"x\" ); // \" */ # /*\n", DG_MAIN_FILE);
-	assert_false(dg_diags_failed(&p.diags));
+	assert_false(dg_diag_failed(&p.diags));
 	done(&p);
 	/* a comment marker inside a string is no comment */
 	parse(&p, HEAD "rules = ( { services = \"/*\"; drop = 1; } );\n",
 	      DG_MAIN_FILE);
-	assert_false(dg_diags_failed(&p.diags));
+	assert_false(dg_diag_failed(&p.diags));
 	done(&p);
 }
 
@@ -267,7 +267,7 @@ static void a_file_naming_the_sentinel_still_parses(void **state)
 
 	(void)state;
 	parse(&p, HEAD "# dropgroups_end_of_file_0\n", DG_MAIN_FILE);
-	assert_false(dg_diags_failed(&p.diags));
+	assert_false(dg_diag_failed(&p.diags));
 	done(&p);
 	expect_error(HEAD "dropgroups_end_of_file_0 = 1;\n", 3,
 		     "unknown key \"dropgroups_end_of_file_0\"");
@@ -320,7 +320,7 @@ static void optional_restricting_entries(void **state)
 	      "version = 1;\nrestricting = ( \"a\", { name = \"b\"; optional = true; },\n"
 	      "  { name = \"c\"; optional = false; } );\n",
 	      DG_MAIN_FILE);
-	assert_false(dg_diags_failed(&p.diags));
+	assert_false(dg_diag_failed(&p.diags));
 	assert_int_equal(p.cfg.restricting.n, 3);
 	assert_false(p.cfg.restricting.v[0].optional);
 	assert_string_equal(p.cfg.restricting.v[1].name, "b");
@@ -349,7 +349,7 @@ static void optional_percent_group_entries(void **state)
 	      HEAD "rules = ( { services = \"s\"; drop = 1;\n"
 	      "  users = ( \"alice\", { name = \"%g\"; optional = true; }, \"%h\" ); } );\n",
 	      DG_MAIN_FILE);
-	assert_false(dg_diags_failed(&p.diags));
+	assert_false(dg_diag_failed(&p.diags));
 	assert_int_equal(p.cfg.rules.v[0].users.n, 3);
 	assert_string_equal(p.cfg.rules.v[0].users.v[1], "%g");
 	assert_int_equal(p.cfg.rules.v[0].users_optional.n, 1);
@@ -378,7 +378,7 @@ static void warnings_for_names_that_mislead(void **state)
 	      "version = 1;\nrestricting = ( \"2003\" );\n"
 	      "rules = ( { name = \"r\"; services = [ \"SSHD\", \"su\" ]; drop = 1; } );\n",
 	      DG_MAIN_FILE);
-	assert_false(dg_diags_failed(&p.diags));
+	assert_false(dg_diag_failed(&p.diags));
 	assert_int_equal(p.diags.n, 2);
 	assert_int_equal(p.diags.v[0].line, 2);
 	assert_non_null(strstr(p.diags.v[0].message,
@@ -406,7 +406,7 @@ static void text_that_does_not_show_as_read_is_refused(void **state)
 		     "bidirectional control");
 	/* CRLF line ends and tabs are fine */
 	parse(&p, "version = 1;\r\nrestricting =\t( );\r\n", DG_MAIN_FILE);
-	assert_false(dg_diags_failed(&p.diags));
+	assert_false(dg_diag_failed(&p.diags));
 	done(&p);
 }
 
@@ -417,7 +417,7 @@ static void empty_users_warns(void **state)
 	(void)state;
 	parse(&p, HEAD "rules = ( { services = \"s\"; users = [ ]; drop = 1; } );\n",
 	      DG_MAIN_FILE);
-	assert_false(dg_diags_failed(&p.diags));
+	assert_false(dg_diag_failed(&p.diags));
 	assert_int_equal(p.diags.n, 1);
 	assert_int_equal(p.diags.v[0].severity, DG_WARNING);
 	done(&p);
@@ -435,7 +435,7 @@ static void rules_append_across_files(void **state)
 					 "rules = ( { services = \"b\"; keep = 2; } );\n",
 					 DG_DROP_IN, &p.diags),
 			 0);
-	assert_false(dg_diags_failed(&p.diags));
+	assert_false(dg_diag_failed(&p.diags));
 	assert_int_equal(p.cfg.rules.n, 2);
 	assert_string_equal(p.cfg.rules.v[1].file, "d.conf");
 	assert_int_equal(p.cfg.restricting.n, 1);

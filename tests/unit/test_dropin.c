@@ -121,7 +121,7 @@ static void the_write_replaces_a_file_and_refuses_a_link(void **state)
 	assert_int_equal(diags.n, 1);
 	assert_string_equal(diags.v[0].file, link);
 	assert_string_equal(diags.v[0].message, "not a regular file");
-	dg_diags_free(&diags);
+	dg_diag_free(&diags);
 	assert_true(asprintf(&cmd, "rm -rf '%s'", dir) >= 0);
 	assert_int_equal(system(cmd), 0);
 	free(cmd);

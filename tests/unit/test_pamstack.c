@@ -38,7 +38,7 @@ struct loaded {
 static void unload(struct loaded *l)
 {
 	dg_pamstack_free(&l->stack);
-	dg_diags_free(&l->diags);
+	dg_diag_free(&l->diags);
 }
 
 /* "facility control module arg... @file:line" for line i. */

@@ -66,7 +66,7 @@ static void build(struct built *b, const char *text, bool check_users)
 	assert_int_equal(dg_config_parse(&b->cfg, "t.conf", text, DG_MAIN_FILE,
 					 &b->diags),
 			 0);
-	assert_false(dg_diags_failed(&b->diags));
+	assert_false(dg_diag_failed(&b->diags));
 	assert_int_equal(dg_resolve_group_names(&b->cfg, &names), 0);
 	assert_int_equal(dg_resolve_user_names(&b->cfg, &users), 0);
 	answer(&names, &ga);
@@ -85,12 +85,12 @@ static void unbuild(struct built *b)
 {
 	dg_policy_free(&b->policy);
 	dg_config_free(&b->cfg);
-	dg_diags_free(&b->diags);
+	dg_diag_free(&b->diags);
 }
 
 static void expect_first_error(struct built *b, int line, const char *what)
 {
-	const struct dg_diag *e = dg_diags_first_error(&b->diags);
+	const struct dg_diag *e = dg_diag_first_error(&b->diags);
 
 	if (!e)
 		fail_msg("no error, want \"%s\"", what);
@@ -107,7 +107,7 @@ static void restricting_names_resolve_and_are_kept_as_names(void **state)
 
 	(void)state;
 	build(&b, HEAD "restricting = ( \"games-abusers\", 7 );\n", false);
-	assert_false(dg_diags_failed(&b.diags));
+	assert_false(dg_diag_failed(&b.diags));
 	assert_int_equal(b.policy.restricting.n, 2);
 	assert_int_equal(b.policy.restricting.v[0], 7);
 	assert_int_equal(b.policy.restricting.v[1], 2003);
@@ -135,7 +135,7 @@ static void optional_restricting_name_may_be_missing(void **state)
 	(void)state;
 	build(&b, HEAD "restricting = ( { name = \"ldap-down\"; optional = true; } );\n",
 	      false);
-	assert_false(dg_diags_failed(&b.diags));
+	assert_false(dg_diag_failed(&b.diags));
 	assert_int_equal(b.diags.n, 1);
 	assert_int_equal(b.diags.v[0].severity, DG_WARNING);
 	/* still protected by name */
@@ -168,7 +168,7 @@ static void nss_failure_on_any_group_name_is_an_error(void **state)
 	build(&b, HEAD "restricting = ( );\nrules = ( { services = \"s\";\n"
 		       " users = \"%broken\"; drop = 1; } );\n",
 	      false);
-	assert_false(dg_diags_failed(&b.diags));
+	assert_false(dg_diag_failed(&b.diags));
 	assert_int_equal(b.policy.rules[0].n_user_groups, 1);
 	assert_int_equal(b.policy.rules[0].user_groups[0].status, -ENOENT);
 	unbuild(&b);
@@ -191,7 +191,7 @@ static void percent_group_that_does_not_resolve_refuses_unless_optional(void **s
 		       " users = ( \"alice\", { name = \"%ldap-down\"; optional = true; } );\n"
 		       " drop = 1; } );\n",
 	      true);
-	assert_false(dg_diags_failed(&b.diags));
+	assert_false(dg_diag_failed(&b.diags));
 	assert_int_equal(b.policy.rules[0].n_user_groups, 0);
 	assert_non_null(strstr(b.diags.v[0].message,
 			       "group \"ldap-down\" (optional) in users of rule"));
@@ -213,7 +213,7 @@ static void unknown_drop_keep_and_percent_names_are_warnings(void **state)
 		       " { services = \"s\"; users = \"%ldap-down\"; drop = \"ldap-down\"; },\n"
 		       " { services = \"s\"; keep = [ \"users\", \"ldap-down\" ]; } );\n",
 	      false);
-	assert_false(dg_diags_failed(&b.diags));
+	assert_false(dg_diag_failed(&b.diags));
 	assert_int_equal(b.diags.n, 3);
 	/* kept, with no answer: the users that reach the rule are refused */
 	assert_int_equal(b.policy.rules[0].n_user_groups, 1);
@@ -271,7 +271,7 @@ static void drop_naming_a_restricting_group_warns(void **state)
 		       "rules = ( { name = \"r\"; services = \"s\";\n"
 		       " drop = ( \"gamers\", 2003, \"audio\" ); } );\n",
 	      false);
-	assert_false(dg_diags_failed(&b.diags));
+	assert_false(dg_diag_failed(&b.diags));
 	assert_int_equal(b.diags.n, 2);
 	assert_non_null(strstr(b.diags.v[0].message,
 			       "names restricting group gamers(2003) in drop"));
@@ -380,14 +380,14 @@ static void user_groups_are_the_percent_entries_alone(void **state)
 					 " { services = \"t\"; users = \"%students\"; drop = 1; } );\n",
 					 DG_MAIN_FILE, &diags),
 			 0);
-	assert_false(dg_diags_failed(&diags));
+	assert_false(dg_diag_failed(&diags));
 	assert_int_equal(dg_resolve_user_group_names(&cfg, &names), 0);
 	assert_int_equal(names.n, 2);
 	assert_string_equal(names.v[0], "students");
 	assert_string_equal(names.v[1], "users");
 	dg_strlist_free(&names);
 	dg_config_free(&cfg);
-	dg_diags_free(&diags);
+	dg_diag_free(&diags);
 
 	assert_int_equal(dg_config_parse(&cfg, "t.conf",
 					 HEAD "restricting = ( );\n"
@@ -398,7 +398,7 @@ static void user_groups_are_the_percent_entries_alone(void **state)
 	assert_int_equal(names.n, 0);
 	dg_strlist_free(&names);
 	dg_config_free(&cfg);
-	dg_diags_free(&diags);
+	dg_diag_free(&diags);
 }
 
 int main(void)

@@ -45,7 +45,7 @@ static int teardown(void **state)
 	char *cmd;
 
 	dg_evidence_free(&f->ev);
-	dg_diags_free(&f->diags);
+	dg_diag_free(&f->diags);
 	if (asprintf(&cmd, "rm -rf '%s'", f->dir) >= 0) {
 		if (system(cmd) != 0)
 			fprintf(stderr, "could not remove %s\n", f->dir);

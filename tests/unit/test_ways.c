@@ -53,9 +53,9 @@ static void lint(struct linted *l, const char *policy,
 	}
 	assert_int_equal(dg_ways_lint(&l->cfg, POLICY, &l->stacks, &l->diags),
 			 0);
-	dg_diags_unique(&l->diags);
+	dg_diag_unique(&l->diags);
 	dg_strlist_free(&services);
-	dg_diags_free(&parse);
+	dg_diag_free(&parse);
 }
 
 #define LINT(l, policy, ...)                                                   \
@@ -68,7 +68,7 @@ static void done(struct linted *l)
 {
 	dg_ways_stacks_free(&l->stacks);
 	dg_config_free(&l->cfg);
-	dg_diags_free(&l->diags);
+	dg_diag_free(&l->diags);
 }
 
 static void show(const struct dg_diags *d)
