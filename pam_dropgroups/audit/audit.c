@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 
 #include "audit.h"
 #include "dropin.h"
@@ -98,29 +99,45 @@ static bool print_diags(struct dg_diags *diags)
 	return whole;
 }
 
+/* The short host name, as sudo expands "%h" (the node name up to its
+ * first dot) into uts (whose nodename it shortens), or NULL. */
+static const char *short_host(struct utsname *uts)
+{
+	if (uname(uts) < 0 || !uts->nodename[0])
+		return NULL;
+	uts->nodename[strcspn(uts->nodename, ".")] = '\0';
+	return uts->nodename;
+}
+
 /* Every reader of evidence, in turn, each one's problems printed when it
- * is done.  0, an error's -errno, or -ENOMEM. */
+ * is done.  A drop-in is written only from an audit that read every
+ * file, so with --emit-dropin what would be a warning (an unreadable
+ * directory) is an error.  0, an error's -errno, or -ENOMEM. */
 static int gather(const struct audit_options *o, struct dg_evidence_store *ev)
 {
 	static const char *const def_path[] = {"/"};
 	static const char *const def_sudoers[] = {"/etc/sudoers",
 						  "/etc/sudoers.d"};
 	struct dg_diags diags = {0};
+	struct utsname uts;
+	struct dg_sudoers_how how = {.explicit = o->sudoers.n != 0,
+				     .strict = o->dropin != NULL,
+				     .shost = short_host(&uts)};
 	int err = 0, r;
 
 	if (o->npaths)
-		r = dg_walk_paths((const char *const *)o->paths, o->npaths, o->xdev,
-				  ev, &diags);
+		r = dg_walk_paths((const char *const *)o->paths, o->npaths,
+				  o->xdev, how.strict, ev, &diags);
 	else
-		r = dg_walk_paths(def_path, 1, o->xdev, ev, &diags);
+		r = dg_walk_paths(def_path, 1, o->xdev, how.strict, ev, &diags);
 	if (!print_diags(&diags) || r == -ENOMEM)
 		return -ENOMEM;
 	err = r < 0 ? r : err;
-	if (o->sudoers.n)
+	if (how.explicit)
 		r = dg_sudoers_read((const char *const *)o->sudoers.v,
-				    o->sudoers.n, true, ev, &diags);
+				    o->sudoers.n, &how, ev, &diags);
 	else
-		r = dg_sudoers_read(def_sudoers, 2, false, ev, &diags);
+		r = dg_sudoers_read(def_sudoers, 2, &how, ev, &diags);
 	if (!print_diags(&diags) || r == -ENOMEM)
 		return -ENOMEM;
 	err = r < 0 ? r : err;
@@ -130,8 +147,10 @@ static int gather(const struct audit_options *o, struct dg_evidence_store *ev)
 	return r < 0 ? r : err;
 }
 
-/* The report, and the drop-in when asked: 0, or -errno. */
-static int report(const struct audit_options *o, const struct dg_groups *g)
+/* The report, and the drop-in when asked and every file could be read
+ * (errors: gather's result): 0, or -errno. */
+static int report(const struct audit_options *o, const struct dg_groups *g,
+		  int errors)
 {
 	struct dg_diags diags = {0};
 	int r;
@@ -146,6 +165,14 @@ static int report(const struct audit_options *o, const struct dg_groups *g)
 	}
 	if (!o->dropin)
 		return 0;
+	if (errors < 0) {
+		/* a drop-in without what the unread file restricts would let
+		 * drop = "*" take that group: keep the one there was */
+		warnx("audit: %s: not written, as not every file could be "
+		      "read (above); it is left as it was",
+		      o->dropin);
+		return errors;
+	}
 	r = dg_dropin_write(o->dropin, g, &diags);
 	if (!print_diags(&diags))
 		return -ENOMEM;
@@ -170,7 +197,7 @@ int dg_audit_main(int argc, char **argv)
 	if (!print_diags(&diags))
 		r = -ENOMEM;
 	if (r != -ENOMEM) {
-		int rr = report(&o, &g);
+		int rr = report(&o, &g, errors);
 		r = rr < 0 ? rr : r;
 	}
 	found = dg_groups_any_defeated(&g);

@@ -67,6 +67,7 @@ struct sudo_state {
 	long budget;	 /* EXPANSION_BUDGET, for the rule being judged */
 	bool warned;	 /* about this rule */
 	bool lenient;	 /* the default files: EACCES is a warning */
+	const char *shost; /* for "%h" in an include's path, or NULL */
 };
 
 static void failed(struct sudo_state *s, int e)
@@ -180,9 +181,39 @@ static int read_includedir(struct sudo_state *s, const char *dir, int depth,
 	return r;
 }
 
-/* The path of an include: unquoted, relative to the including file's
- * directory. */
-static char *include_path(const char *from, char *arg)
+/* p with each "%h" replaced by shost, as sudo 1.9 expands an include's
+ * path (a "%" before anything else stays as it is): a new string, or
+ * NULL with errno ENOMEM, or EINVAL when p has "%h" and shost is NULL. */
+static char *expand_host(const char *p, const char *shost)
+{
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+
+	if (!f)
+		return NULL;
+	for (; *p; p++) {
+		if (p[0] == '%' && p[1] == 'h' && !shost)
+			break;
+		if (p[0] == '%' && p[1] == 'h') {
+			fputs(shost, f);
+			p++;
+		} else {
+			fputc(*p, f);
+		}
+	}
+	bool whole = !*p;
+	if (fclose(f) != 0 || !whole) {
+		free(out);
+		errno = whole ? ENOMEM : EINVAL;
+		return NULL;
+	}
+	return out;
+}
+
+/* The path of an include: unquoted, "%h" expanded, relative to the
+ * including file's directory.  NULL with errno set (expand_host). */
+static char *include_path(const char *from, char *arg, const char *shost)
 {
 	char *p = dg_lines_trim(arg), *out;
 	size_t l = strlen(p);
@@ -191,27 +222,37 @@ static char *include_path(const char *from, char *arg)
 		p[l - 1] = '\0';
 		p++;
 	}
-	if (p[0] == '/')
-		return strdup(p);
-	const char *slash = strrchr(from, '/');
-	if (!slash)
-		return strdup(p);
-	if (asprintf(&out, "%.*s/%s", (int)(slash - from), from, p) < 0)
+	_cleanup_free_ char *x = expand_host(p, shost);
+	if (!x)
 		return NULL;
+	const char *slash = strrchr(from, '/');
+	if (x[0] == '/' || !slash)
+		return DG_TAKE(x);
+	if (asprintf(&out, "%.*s/%s", (int)(slash - from), from, x) < 0) {
+		errno = ENOMEM;
+		return NULL;
+	}
 	return out;
 }
 
 /* An @include(dir) or #include(dir) line, read: 1; another line: 0;
  * or -ENOMEM. */
-static int read_include(struct sudo_state *s, const char *from, char *l,
-			int depth)
+static int read_include(struct sudo_state *s, const char *from, int lineno,
+			char *l, int depth)
 {
 	size_t kl = include_dir_kw(l);
 	bool dir = kl != 0;
 
 	if (!dir && !(kl = include_kw(l)))
 		return 0;
-	_cleanup_free_ char *p = include_path(from, l + kl);
+	_cleanup_free_ char *p = include_path(from, l + kl, s->shost);
+	if (!p && errno == EINVAL) {
+		dg_diag_add(s->diags, DG_ERROR, from, lineno,
+			    "an include names the host (%%h), and the host "
+			    "name is not known");
+		failed(s, EINVAL);
+		return 1;
+	}
 	if (!p)
 		return -ENOMEM;
 	int r = dir ? read_includedir(s, p, depth, true)
@@ -291,7 +332,7 @@ static int read_line(struct sudo_state *s, const char *path,
 	l = dg_lines_trim(l);
 	if (!*l)
 		return 0;
-	if ((r = read_include(s, path, l, depth)) != 0 ||
+	if ((r = read_include(s, path, line->lineno, l, depth)) != 0 ||
 	    (r = read_alias(s, l)) != 0)
 		return r < 0 ? r : 0;
 	struct rule ru = {.lineno = line->lineno};
@@ -583,14 +624,17 @@ static void state_free(struct sudo_state *s)
 	dg_evidence_free(&s->found);
 }
 
-int dg_sudoers_read(const char *const *paths, size_t n, bool explicit,
+int dg_sudoers_read(const char *const *paths, size_t n,
+		    const struct dg_sudoers_how *how,
 		    struct dg_evidence_store *ev, struct dg_diags *diags)
 {
-	struct sudo_state s = {.diags = diags, .lenient = !explicit};
+	struct sudo_state s = {.diags = diags,
+			       .lenient = !how->explicit && !how->strict,
+			       .shost = how->shost};
 	int r = 0;
 
 	for (size_t i = 0; i < n && r >= 0; i++)
-		r = read_sudoers(&s, paths[i], 0, explicit);
+		r = read_sudoers(&s, paths[i], 0, how->explicit);
 	for (size_t i = 0; i < s.rules.n && r >= 0; i++)
 		r = judge_rule(&s, &s.rules.v[i]);
 	if (r >= 0)

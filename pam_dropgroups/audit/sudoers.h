@@ -8,15 +8,28 @@
 #include "diag.h"
 #include "evidence.h"
 
+/* How to read the sudoers files. */
+struct dg_sudoers_how {
+	/* The paths were given on the command line, so a missing or
+	 * unreadable one is an error; else they are the default files,
+	 * and a missing one is skipped, an unreadable one a warning. */
+	bool explicit;
+	/* A file that cannot be read is an error even where it would be a
+	 * warning: what the audit writes must rest on every file. */
+	bool strict;
+	/* The short host name, for "%h" in an include's path (as sudo 1.9
+	 * expands it); NULL: a path with "%h" is an error. */
+	const char *shost;
+};
+
 /* Read the sudoers files (paths: files or include directories, n of
- * them) and add to ev each %group that a list excludes with '!'.
- * explicit: the paths were given on the command line, so a missing or
- * unreadable one is an error; else they are the default files, and a
- * missing one is skipped, an unreadable one a warning.  Every problem
- * goes to diags as FILE[:LINE]: message.  Returns 0; or the -errno of
- * the first error, ev still getting the evidence of every file that was
- * read (the report lists it); or -ENOMEM with ev unchanged. */
-int dg_sudoers_read(const char *const *paths, size_t n, bool explicit,
+ * them) and add to ev each %group that a list excludes with '!'.  Every
+ * problem goes to diags as FILE[:LINE]: message.  Returns 0; or the
+ * -errno of the first error, ev still getting the evidence of every
+ * file that was read (the report lists it); or -ENOMEM with ev
+ * unchanged. */
+int dg_sudoers_read(const char *const *paths, size_t n,
+		    const struct dg_sudoers_how *how,
 		    struct dg_evidence_store *ev, struct dg_diags *diags);
 
 #endif

@@ -68,6 +68,7 @@ struct walk {
 	atomic_bool oom;
 	/* settings */
 	bool xdev;
+	bool strict; /* an unreadable entry is an error, not a warning */
 	dev_t root_dev;
 	dev_t devfs_dev; /* /dev's file system when it is its own, else 0 */
 	bool have_devfs;
@@ -186,6 +187,8 @@ static void walk_warn(struct worker *k, const struct dnode *n,
 	_cleanup_free_ char *shown =
 		dg_escape_text_dup(p ? p : child ? child : n->name);
 
+	if (k->w->strict)
+		severity = DG_ERROR;
 	dg_diag_add(&k->diags, severity, shown ? shown : "(a path)", 0,
 		    "%s: %s", what, strerror(e));
 	if (severity == DG_ERROR)
@@ -703,7 +706,7 @@ static int walk_path(struct walk *w, const char *path, struct worker *workers,
 /* What the walk needs to know of this system: where / and /dev are,
  * whether /proc/self/fd works; and as many open files as it may have
  * (a wide tree keeps a directory open per level with work left). */
-static void walk_setup(struct walk *w, bool xdev)
+static void walk_setup(struct walk *w, bool xdev, bool strict)
 {
 	struct stat st, dst, pst;
 	struct rlimit rl;
@@ -713,6 +716,7 @@ static void walk_setup(struct walk *w, bool xdev)
 		(void)setrlimit(RLIMIT_NOFILE, &rl);
 	}
 	w->xdev = xdev;
+	w->strict = strict;
 	if (stat("/", &st) == 0) {
 		w->slash_dev = st.st_dev;
 		w->slash_ino = st.st_ino;
@@ -762,7 +766,7 @@ static struct worker *workers_new(struct walk *w, unsigned n)
 	return workers;
 }
 
-int dg_walk_paths(const char *const *paths, size_t n, bool xdev,
+int dg_walk_paths(const char *const *paths, size_t n, bool xdev, bool strict,
 		  struct dg_evidence_store *ev, struct dg_diags *diags)
 {
 	struct walk w = {.lock = PTHREAD_MUTEX_INITIALIZER,
@@ -771,7 +775,7 @@ int dg_walk_paths(const char *const *paths, size_t n, bool xdev,
 	struct worker *workers;
 	int r = 0;
 
-	walk_setup(&w, xdev);
+	walk_setup(&w, xdev, strict);
 	if (!(workers = workers_new(&w, nthreads)))
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++) {

@@ -284,6 +284,85 @@ test_audit_json_is_complete() {
 		fail "want three examples in the text row"
 }
 
+# in_host NAME CMD...: CMD in a UTS namespace of its own whose host name
+# is NAME (sudo expands "%h" in an include's path from it).
+in_host() {
+	local name=$1
+	shift
+	unshare --uts sh -c 'hostname "$0" && exec "$@"' "$name" "$@"
+}
+
+# sudo 1.9 reads "@include /path/sudoers.%h" as the file of this host,
+# and so must the audit: real sudo, as alice with games-abusers, is
+# refused by the host's file (and allowed without the group), and the
+# audit reports the group.  Before, it opened "sudoers.%h" literally,
+# missed the group and still wrote a drop-in without it.
+test_audit_follows_sudo_s_host_includes() {
+	tree
+	mkdir -m 0755 "$T/sudo"
+	printf '%s\n' 'Defaults env_reset' 'root ALL=(ALL:ALL) ALL' \
+		"@include $T/sudo/host.%h" > "$T/sudoers"
+	echo 'ALL, !%games-abusers ALL=(root) NOPASSWD: /usr/bin/id' > "$T/sudo/host.dgtest-host"
+	chmod 0440 "$T/sudoers" "$T/sudo/host.dgtest-host"
+	mount --bind "$T/sudoers" /etc/sudoers
+	in_host dgtest-host visudo -c -f /etc/sudoers || fail "test sudoers is invalid"
+	# what sudo does: the host's file refuses a member of games-abusers
+	capture in_host dgtest-host setpriv --reuid alice --regid alice \
+		--groups 1001,2003 sudo -n /usr/bin/id -u
+	[ "$rc" -ne 0 ] && ! grep -qx 0 "$T/out" || fail "sudo did not read the host's file"
+	capture in_host dgtest-host setpriv --reuid alice --regid alice \
+		--groups 1001 sudo -n /usr/bin/id -u
+	assert_exit 0
+	assert_in out '^0$'
+	# the audit: the group, from the host's file
+	capture in_host dgtest-host "$DG" audit --sudoers /etc/sudoers "$TREE"
+	assert_exit 1
+	assert_reported "games-abusers"
+	assert_in out "host.dgtest-host:1"
+	# another host's name reads another file, as sudo would
+	capture in_host otherhost "$DG" audit --sudoers /etc/sudoers "$TREE"
+	assert_exit 2
+	assert_in err "host.otherhost: No such file or directory"
+}
+
+# An audit that could not read everything writes no drop-in: the one
+# there was stays, byte for byte, and the exit status is 2.  With
+# --emit-dropin an unreadable directory is an error too (without it, a
+# warning: test_audit_unreadable_directory_is_a_warning).
+test_audit_that_missed_a_file_leaves_the_drop_in_alone() {
+	tree
+	f 0705 games-abusers visible705
+	printf '# the last good audit\nrestricting = ( 2003 );\n' > "$T/d.conf"
+	cp "$T/d.conf" "$T/d.conf.before"
+	# baseline: every file read, the drop-in is written
+	mkfifo "$T/fifo"
+	: > "$T/ok-sudoers"
+	audit --sudoers "$T/ok-sudoers" --emit-dropin "$T/d.conf" "$TREE"
+	assert_exit 1
+	! cmp -s "$T/d.conf" "$T/d.conf.before" || fail "baseline: the drop-in was not rewritten"
+	cp "$T/d.conf.before" "$T/d.conf"
+	# a sudoers include that cannot be read (a FIFO): exit 2, no write
+	echo "@include $T/fifo" > "$T/sudoers"
+	capture timeout 20 "$DG" audit --sudoers "$T/sudoers" --emit-dropin "$T/d.conf" "$TREE"
+	assert_exit 2
+	assert_in err "d.conf: not written, as not every file could be read"
+	cmp "$T/d.conf" "$T/d.conf.before" || fail "the drop-in was rewritten after a read error"
+	# a directory nobody can read: a warning without --emit-dropin, an
+	# error with it
+	mkdir -m 0700 "$TREE/locked"
+	chmod 0644 "$T/ok-sudoers"
+	chmod 0666 "$T/d.conf"
+	chmod 0777 "$T"
+	capture setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$DG" audit --sudoers "$T/ok-sudoers" "$TREE"
+	assert_exit 1
+	capture setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$DG" audit --sudoers "$T/ok-sudoers" --emit-dropin "$T/d.conf" "$TREE"
+	assert_exit 2
+	assert_in err "locked: cannot open directory \(skipped\): Permission denied"
+	cmp "$T/d.conf" "$T/d.conf.before" || fail "the drop-in was rewritten after an unreadable directory"
+}
+
 test_audit_emit_dropin_keeps_the_group_in_a_session() {
 	tree
 	f 0705 games-abusers sub/f705

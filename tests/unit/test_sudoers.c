@@ -77,11 +77,18 @@ static char *write_file(const struct fixture *f, const char *name,
 	return p;
 }
 
-static int read_one(struct fixture *f, const char *path)
+static int read_one_as(struct fixture *f, const char *path,
+		       const char *shost)
 {
 	const char *paths[] = {path};
+	struct dg_sudoers_how how = {.explicit = true, .shost = shost};
 
-	return dg_sudoers_read(paths, 1, true, &f->ev, &f->diags);
+	return dg_sudoers_read(paths, 1, &how, &f->ev, &f->diags);
+}
+
+static int read_one(struct fixture *f, const char *path)
+{
+	return read_one_as(f, path, "xerxes");
 }
 
 /* Is there evidence of the named group at path:line? */
@@ -198,6 +205,45 @@ static void includes_and_include_directories(void **state)
 	free(d);
 }
 
+/* sudo 1.9 replaces "%h" in an include's path, of a file or of a
+ * directory, by the short host name; any other "%" stays. */
+static void an_include_path_names_the_host(void **state)
+{
+	struct fixture *f = *state;
+	char *d = path_of(f, "sudoers.xerxes.d"), *main_file, *inc, *in_dir;
+	char *lit, *cmd;
+
+	assert_int_equal(mkdir(d, 0755), 0);
+	inc = write_file(f, "sudoers.xerxes", "ALL, !%audio ALL=(ALL) ALL\n");
+	in_dir = write_file(f, "sudoers.xerxes.d/10-x",
+			    "ALL, !%users ALL=(ALL) ALL\n");
+	lit = write_file(f, "100%x", "ALL, !%video ALL=(ALL) ALL\n");
+	assert_true(asprintf(&cmd, "@include sudoers.%%h\n"
+				   "#includedir %s/sudoers.%%h.d\n"
+				   "@include 100%%x\n",
+			     f->dir) >= 0);
+	main_file = write_file(f, "sudoers", cmd);
+	assert_int_equal(read_one(f, main_file), 0);
+	assert_int_equal(f->diags.n, 0);
+	assert_true(has(f, "audio", inc, 1));
+	assert_true(has(f, "users", in_dir, 1));
+	assert_true(has(f, "video", lit, 1));
+	assert_int_equal(f->ev.n, 3);
+	/* no host name known: an error that names the line, not a file
+	 * called "sudoers.%h" quietly missing */
+	dg_evidence_free(&f->ev);
+	assert_int_equal(read_one_as(f, main_file, NULL), -EINVAL);
+	assert_true(f->diags.n >= 1);
+	assert_int_equal(f->diags.v[0].line, 1);
+	assert_non_null(strstr(f->diags.v[0].message, "%h"));
+	free(cmd);
+	free(main_file);
+	free(inc);
+	free(in_dir);
+	free(lit);
+	free(d);
+}
+
 static void continuations_and_comments(void **state)
 {
 	struct fixture *f = *state;
@@ -234,7 +280,9 @@ static void a_read_error_returns_errno_and_adds_nothing(void **state)
 	assert_string_equal(f->diags.v[0].file, missing);
 	assert_int_equal(f->diags.v[0].severity, DG_ERROR);
 	/* the default files: a missing one is no error */
-	assert_int_equal(dg_sudoers_read(defaults, 1, false, &f->ev, &f->diags), 0);
+	assert_int_equal(dg_sudoers_read(defaults, 1, &(struct dg_sudoers_how){0},
+					 &f->ev, &f->diags),
+			 0);
 	assert_int_equal(f->diags.n, 1);
 	/* a FIFO where a file is included: refused, never waited on */
 	assert_int_equal(mkfifo(fifo, 0600), 0);
@@ -257,6 +305,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(aliases_expand_to_their_members, setup, teardown),
 		cmocka_unit_test_setup_teardown(an_alias_loop_is_an_error_with_its_line, setup, teardown),
 		cmocka_unit_test_setup_teardown(includes_and_include_directories, setup, teardown),
+		cmocka_unit_test_setup_teardown(an_include_path_names_the_host, setup, teardown),
 		cmocka_unit_test_setup_teardown(continuations_and_comments, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_read_error_returns_errno_and_adds_nothing, setup, teardown),
 	};
