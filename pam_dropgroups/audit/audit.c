@@ -1,4 +1,4 @@
-/* dropgroups audit (dropgroups(8), AUDIT): the verb's main.  It reads
+/* dropgroups audit (dropgroups(8)): the verb's main.  It reads
  * the options, calls the readers of evidence (the file tree walk, the
  * sudoers reader, the informational files), prints the problems they
  * return, writes the report and the drop-in, and chooses the exit

@@ -16,16 +16,27 @@
 #include "dropin.h"
 #include "util.h"
 
+/* A row the drop-in lists: evidence that dropping its group defeats. */
 static bool listed(const struct dg_group_row *r)
 {
-	return r->defeated && r->by_gid;
+	return r->defeated;
 }
 
-/* The name in a comment that ends the line: no name can end it early,
- * a control character (UTF-8's C1 ones too) is written as '?'. */
-static void comment_name(FILE *f, const char *name)
+/* Can the policy read name back from a string as it is?  Not with a
+ * control character, which it refuses anywhere in its text. */
+static bool writable_name(const char *name)
 {
-	for (const char *p = name; *p; p++) {
+	for (const char *p = name; *p; p++)
+		if (dg_util_control_len(p, true))
+			return false;
+	return true;
+}
+
+/* Text for a comment that ends the line: no byte can end it early, a
+ * control character (UTF-8's C1 ones too) is written as '?'. */
+static void comment_text(FILE *f, const char *text)
+{
+	for (const char *p = text; *p; p++) {
 		size_t control = dg_util_control_len(p, true);
 
 		fputc(control ? '?' : *p, f);
@@ -33,28 +44,149 @@ static void comment_name(FILE *f, const char *name)
 	}
 }
 
-void dg_dropin_format(FILE *f, const struct dg_groups *g)
+/* name as a libconfig string, '"' and '\' escaped. */
+static void string_name(FILE *f, const char *name)
 {
-	size_t last = g->n;
+	fputc('"', f);
+	for (const char *p = name; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			fputc('\\', f);
+		fputc(*p, f);
+	}
+	fputc('"', f);
+}
 
-	fprintf(f, "# Written by dropgroups audit: the groups this system uses\n"
-		   "# as negative credentials, which dropping would defeat.\n"
-		   "version = 1;\nrestricting = (");
-	for (size_t i = 0; i < g->n; i++)
+/* One entry of the list: rows [i, j) of g, which share a name (or one
+ * row without a name). */
+struct entry {
+	size_t i, j;
+	bool by_name; /* else by gid, one row */
+};
+
+/* Rows i.. that share row i's name (the rows are sorted by name): the
+ * end of the run. */
+static size_t same_name(const struct dg_groups *g, size_t i)
+{
+	size_t j = i + 1;
+
+	while (j < g->n && g->v[j].name && !strcmp(g->v[j].name, g->v[i].name))
+		j++;
+	return j;
+}
+
+/* Is some row of [i, j) listed? */
+static bool any_listed(const struct dg_groups *g, size_t i, size_t j)
+{
+	for (; i < j; i++)
 		if (listed(&g->v[i]))
-			last = i;
-	for (size_t i = 0; i < g->n; i++) {
-		const struct dg_group_row *r = &g->v[i];
+			return true;
+	return false;
+}
 
-		if (!listed(r))
+/* Why the entry is there: each gid, the kinds of evidence that dropping
+ * would defeat with their counts, and one place. */
+static void entry_comment(FILE *f, const struct dg_groups *g,
+			  const struct entry *e)
+{
+	const struct dg_group_row *first = &g->v[e->i];
+	bool any = false, gids = false;
+
+	fputs(" # ", f);
+	if (!first->by_gid)
+		fputs("no group has this name now", f);
+	for (size_t r = e->i; r < e->j && first->by_gid; r++) {
+		if (!listed(&g->v[r]))
 			continue;
+		fprintf(f, "%s%u", gids ? ", " : "gid ", (unsigned)g->v[r].gid);
+		gids = true;
+	}
+	if (!e->by_name)
+		fputs(first->name ? " (its name holds a control character)"
+				  : " (no name)",
+		      f);
+	fputs(":", f);
+	for (int k = 0; k < DG_EV_KINDS; k++) {
+		size_t count = 0;
+
+		for (size_t r = e->i; r < e->j; r++)
+			count += listed(&g->v[r]) ? g->v[r].counts[k] : 0;
+		if (!count || !dg_evidence_defeated(k))
+			continue;
+		fprintf(f, "%s %s %zu", any ? "," : "",
+			dg_evidence_kind_name(k), count);
+		any = true;
+	}
+	for (size_t r = e->i; r < e->j; r++) {
+		if (!listed(&g->v[r]) || !g->v[r].count)
+			continue;
+		fputs("; e.g. ", f);
+		comment_text(f, g->v[r].ev[0].where);
+		break;
+	}
+}
+
+/* The entries, in the order of the rows: a name once for all its gids,
+ * so that the policy's by-name rule keeps every gid that carries it
+ * (sudo's !%group matches them all, and a directory that does not list
+ * its groups can hold one the audit never saw); a gid where there is no
+ * name to write.  A name no group has is optional: it protects the day
+ * one does, and refuses no login before.  *n entries, or NULL on ENOMEM. */
+static struct entry *entries_of(const struct dg_groups *g, size_t *n)
+{
+	struct entry *v = dg_new0(struct entry, g->n);
+
+	*n = 0;
+	for (size_t i = 0; v && i < g->n;) {
+		const struct dg_group_row *r = &g->v[i];
+		bool by_name = r->name && writable_name(r->name);
+		size_t j = by_name ? same_name(g, i) : i + 1;
+
+		if (any_listed(g, i, j) && (by_name || r->by_gid))
+			v[(*n)++] = (struct entry){i, j, by_name};
+		i = j;
+	}
+	return v;
+}
+
+static void entry_value(FILE *f, const struct dg_groups *g,
+			const struct entry *e)
+{
+	const struct dg_group_row *r = &g->v[e->i];
+
+	if (e->by_name && r->by_gid) {
+		string_name(f, r->name);
+	} else if (e->by_name) {
+		fputs("{ name = ", f);
+		string_name(f, r->name);
+		fputs("; optional = true; }", f);
+	} else {
 		/* above INT32_MAX, libconfig reads a plain number as wrapped
 		 * (check refuses it): the L suffix keeps it */
-		fprintf(f, "\n  %u%s%s # ", (unsigned)r->gid,
-			r->gid > INT32_MAX ? "L" : "", i == last ? "" : ",");
-		comment_name(f, r->name ? r->name : "(no name)");
+		fprintf(f, "%u%s", (unsigned)r->gid,
+			r->gid > INT32_MAX ? "L" : "");
 	}
-	fprintf(f, "%s);\n", last == g->n ? " " : "\n");
+}
+
+int dg_dropin_format(FILE *f, const struct dg_groups *g)
+{
+	size_t n;
+	_cleanup_free_ struct entry *v = entries_of(g, &n);
+
+	if (!v)
+		return -ENOMEM;
+	fprintf(f, "# Written by dropgroups audit: the groups this system uses\n"
+		   "# as negative credentials, which dropping would defeat, by\n"
+		   "# name (every gid of the name is kept), or by gid where the\n"
+		   "# group has no name that can be written here.\n"
+		   "version = 1;\nrestricting = (");
+	for (size_t k = 0; k < n; k++) {
+		fputs("\n  ", f);
+		entry_value(f, g, &v[k]);
+		fputs(k + 1 < n ? "," : "", f);
+		entry_comment(f, g, &v[k]);
+	}
+	fprintf(f, "%s);\n", n ? "\n" : " ");
+	return 0;
 }
 
 static int write_failed(struct dg_diags *diags, const char *path, int e)
@@ -105,9 +237,9 @@ int dg_dropin_write(const char *path, const struct dg_groups *g,
 	}
 	if (!(f = open_beside(path, &tmp, diags)))
 		return tmp ? -EIO : -ENOMEM;
-	dg_dropin_format(f, g);
-	if (fflush(f) != 0 || fsync(fileno(f)) < 0) {
-		e = errno;
+	if ((e = -dg_dropin_format(f, g)) > 0 || fflush(f) != 0 ||
+	    fsync(fileno(f)) < 0) {
+		e = e > 0 ? e : errno;
 		fclose(f);
 		unlink(tmp);
 		return write_failed(diags, path, e);

@@ -110,6 +110,44 @@ test_attack_sudoers_negated_group_with_a_second_gid_of_that_name() {
 	echo "$out" | grep -qx 0 || fail "baseline: without 2005 sudo should allow it"
 }
 
+# The audit's drop-in protects the name, not the one gid it saw.  A
+# directory that does not list its groups (SSSD's default; here the
+# sandbox's small directory after files, which answers look-ups but no
+# enumeration) holds a second games-abusers, 2005, that alice is in;
+# getgrent lists only the local 2003.  sudo's "!%games-abusers" matches
+# 2005 by its name, so drop = "*" with the audit's drop-in must keep it.
+test_attack_audit_dropin_keeps_every_gid_of_the_name() {
+	sed 's/^games-abusers:x:2003:alice$/games-abusers:x:2003:/' /etc/group > "$T/group"
+	cat "$T/group" > /etc/group # in place: /etc/group is a bind mount
+	# (the directory first: its overlay on the library directory would
+	# hide the module that module_by_name puts there)
+	use_directory 'group games-abusers 2005 alice'
+	module_by_name
+	policy <<-'EOF'
+	version = 1;
+	restricting = ( );
+	rules = ( { name = "shed-everything"; services = "su"; drop = "*"; } );
+	EOF
+	use_snippet su
+	sudoers_deny_abusers
+	mkdir -m 0755 /etc/security/dropgroups.d
+	mkdir -m 0755 "$T/tree"
+	capture "$DG" audit --sudoers /etc/sudoers --emit-dropin \
+		/etc/security/dropgroups.d/50-audit.conf "$T/tree"
+	assert_exit 1
+	sed 's/^/  drop-in: /' /etc/security/dropgroups.d/50-audit.conf
+	capture "$DG" check -c "$POLICY"
+	assert_exit 0
+	as_alice "$SUPP_GROUPS; "'sudo -n /usr/bin/id -u'
+	echo "$out" | grep -qx '1001 2005' || fail "the session did not keep 2005, the directory's games-abusers"
+	[ "$rc" -ne 0 ] && ! echo "$out" | grep -qx 0 || fail "sudo let a member of games-abusers run id as root"
+	# the drop-in as the audit wrote it before: the gid getgrent listed
+	printf 'version = 1;\nrestricting = ( 2003 );\n' > /etc/security/dropgroups.d/50-audit.conf
+	as_alice "$SUPP_GROUPS; "'sudo -n /usr/bin/id -u'
+	echo "$out" | grep -qx 1001 || fail "baseline: the session should have lost 2005"
+	echo "$out" | grep -qx 0 || fail "baseline: without 2005 sudo should allow it"
+}
+
 # sudo compares group names ignoring case by default
 # (case_insensitive_group): a group GAMES-ABUSERS is games-abusers to it.
 test_attack_sudoers_negated_group_named_in_other_case() {

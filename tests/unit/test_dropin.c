@@ -1,9 +1,12 @@
 /* Unit tests of the drop-in of dropgroups audit --emit-dropin
  * (audit/dropin.c): from the groups found to the text the policy reads.
- * Which groups go in (those dropping would defeat, that have a gid),
- * each by gid with its name in the comment that says why it is there,
- * "(no name)" for a gid without one; and the write that refuses what is
- * not a regular file.  The rows are made up here: no NSS. */
+ * Which groups go in (those dropping would defeat), by name once for all
+ * the gids that carry it, so that the policy's by-name rule keeps a gid
+ * the audit never saw; by gid where a group has no name that can be
+ * written; optional where no group has the name now; each with a comment
+ * that says why it is there.  The text must read back, through the
+ * policy's own parser, as those names and gids.  The rows are made up
+ * here: no NSS. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,18 +19,32 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "config.h"
 #include "dropin.h"
 
 #define HEADER                                                                 \
 	"# Written by dropgroups audit: the groups this system uses\n"         \
-	"# as negative credentials, which dropping would defeat.\n"            \
+	"# as negative credentials, which dropping would defeat, by\n"         \
+	"# name (every gid of the name is kept), or by gid where the\n"        \
+	"# group has no name that can be written here.\n"                      \
 	"version = 1;\n"
 
+static struct dg_evidence where_mode = {.kind = DG_EV_MODE,
+					 .where = "/srv/games"};
+static struct dg_evidence where_sudoers = {.kind = DG_EV_SUDOERS,
+					    .where = "/etc/sudoers:3"};
+
+/* A row with one piece of evidence of kind (DG_EV_MODE or _SUDOERS). */
 static struct dg_group_row row(bool by_gid, gid_t gid, const char *name,
-			       bool defeated)
+			       bool defeated, enum dg_ev_kind kind)
 {
-	return (struct dg_group_row){.by_gid = by_gid, .gid = gid,
-				     .name = (char *)name, .defeated = defeated};
+	struct dg_group_row r = {.by_gid = by_gid, .gid = gid,
+				 .name = (char *)name, .defeated = defeated,
+				 .count = 1};
+
+	r.ev = kind == DG_EV_MODE ? &where_mode : &where_sudoers;
+	r.counts[kind] = 1;
+	return r;
 }
 
 /* The drop-in text of the n rows. */
@@ -39,7 +56,7 @@ static char *format(struct dg_group_row *rows, size_t n)
 	FILE *f = open_memstream(&text, &len);
 
 	assert_non_null(f);
-	dg_dropin_format(f, &g);
+	assert_int_equal(dg_dropin_format(f, &g), 0);
 	assert_int_equal(fclose(f), 0);
 	return text;
 }
@@ -48,7 +65,7 @@ static void no_group_is_an_empty_list(void **state)
 {
 	struct dg_group_row rows[] = {
 		/* informational only: dropping does not defeat it */
-		row(true, 44, "video", false),
+		row(true, 44, "video", false, DG_EV_SSHD),
 	};
 	char *text = format(rows, 1);
 
@@ -60,47 +77,100 @@ static void no_group_is_an_empty_list(void **state)
 	free(text);
 }
 
-static void each_defeated_group_by_gid_with_its_name(void **state)
+static void each_group_by_name_once_for_all_its_gids(void **state)
 {
 	struct dg_group_row rows[] = {
-		row(true, 4242, NULL, true),
-		row(true, 29, "audio", true),
-		row(false, 0, "no-such-group", true), /* no gid: not listed */
-		row(true, 2003, "games-abusers", true),
-		row(true, 44, "video", false),
-		row(true, 2147483648u, "big", true),
+		row(true, 4242, NULL, true, DG_EV_MODE),
+		row(true, 2147483648u, NULL, true, DG_EV_MODE),
+		row(true, 29, "audio", true, DG_EV_MODE),
+		/* a local group and a directory's, one name */
+		row(true, 2003, "games-abusers", true, DG_EV_MODE),
+		row(true, 2005, "games-abusers", true, DG_EV_SUDOERS),
+		/* sudoers excludes it, and no group has it yet */
+		row(false, 0, "no-such-group", true, DG_EV_SUDOERS),
+		row(true, 44, "video", false, DG_EV_SSHD),
 	};
-	char *text = format(rows, 6);
+	char *text = format(rows, 7);
 
 	(void)state;
-	assert_string_equal(text, HEADER "restricting = (\n"
-					 "  4242, # (no name)\n"
-					 "  29, # audio\n"
-					 "  2003, # games-abusers\n"
-					 "  2147483648L # big\n"
-					 ");\n");
+	assert_string_equal(
+		text,
+		HEADER "restricting = (\n"
+		       "  4242, # gid 4242 (no name): mode 1; e.g. /srv/games\n"
+		       "  2147483648L, # gid 2147483648 (no name): mode 1; e.g. /srv/games\n"
+		       "  \"audio\", # gid 29: mode 1; e.g. /srv/games\n"
+		       "  \"games-abusers\", # gid 2003, 2005: mode 1, sudoers 1; e.g. /srv/games\n"
+		       "  { name = \"no-such-group\"; optional = true; } # no group has this name now: sudoers 1; e.g. /etc/sudoers:3\n"
+		       ");\n");
 	free(text);
 }
 
-/* A name cannot end its comment early nor send a terminal sequence. */
-static void control_characters_in_a_name_are_question_marks(void **state)
+/* A name with a control character cannot be written (the policy refuses
+ * one anywhere): its gid goes in.  '"' and '\' are escaped.  A place
+ * cannot end its comment early nor send a terminal sequence. */
+static void names_the_policy_cannot_read_go_by_gid(void **state)
 {
+	struct dg_evidence odd = {.kind = DG_EV_MODE,
+				  .where = "/srv/a\nb\x1b[0m\xc2\x9b" "c\x7f\xc3\xa9"};
 	struct dg_group_row rows[] = {
-		row(true, 5000, "a\nb\x1b[0m\xc2\x9b" "c\x7f\xc3\xa9", true),
+		row(true, 5000, "a\nb", true, DG_EV_MODE),
+		row(true, 5001, "DOM\\games \"x\"", true, DG_EV_MODE),
 	};
-	char *text = format(rows, 1);
+	char *text;
 
 	(void)state;
-	assert_string_equal(text, HEADER "restricting = (\n"
-					 "  5000 # a?b?[0m?c?\xc3\xa9\n"
-					 ");\n");
+	rows[0].ev = &odd;
+	text = format(rows, 2);
+	assert_string_equal(
+		text,
+		HEADER "restricting = (\n"
+		       "  5000, # gid 5000 (its name holds a control character): mode 1; e.g. /srv/a?b?[0m?c?\xc3\xa9\n"
+		       "  \"DOM\\\\games \\\"x\\\"\" # gid 5001: mode 1; e.g. /srv/games\n"
+		       ");\n");
+	free(text);
+}
+
+/* What the policy's own parser reads from the text: each name as it
+ * is, a gid as a gid, the optional one optional. */
+static void the_policy_reads_back_what_was_found(void **state)
+{
+	struct dg_group_row rows[] = {
+		row(true, 2147483648u, NULL, true, DG_EV_MODE),
+		row(true, 5001, "DOM\\games \"x\"", true, DG_EV_MODE),
+		row(true, 2003, "games-abusers", true, DG_EV_MODE),
+		row(true, 2005, "games-abusers", true, DG_EV_MODE),
+		row(false, 0, "no-such-group", true, DG_EV_SUDOERS),
+	};
+	char *text = format(rows, 5);
+	struct dg_config cfg = {0};
+	struct dg_diags diags = {0};
+	const struct dg_group_ref *v;
+
+	(void)state;
+	assert_int_equal(dg_config_parse(&cfg, "d.conf", text, DG_DROP_IN,
+					 &diags),
+			 0);
+	assert_int_equal(diags.n, 0);
+	assert_int_equal(cfg.restricting.n, 4);
+	v = cfg.restricting.v;
+	assert_null(v[0].name);
+	assert_int_equal(v[0].gid, 2147483648u);
+	assert_string_equal(v[1].name, "DOM\\games \"x\"");
+	assert_string_equal(v[2].name, "games-abusers");
+	assert_false(v[2].optional);
+	assert_string_equal(v[3].name, "no-such-group");
+	assert_true(v[3].optional);
+	dg_config_free(&cfg);
+	dg_diag_free(&diags);
 	free(text);
 }
 
 static void the_write_replaces_a_file_and_refuses_a_link(void **state)
 {
 	char dir[] = "/tmp/dg-test-dropin.XXXXXX", *path, *link, *text, *cmd;
-	struct dg_group_row rows[] = {row(true, 2003, "games-abusers", true)};
+	struct dg_group_row rows[] = {
+		row(true, 2003, "games-abusers", true, DG_EV_MODE),
+	};
 	struct dg_groups g = {.v = rows, .n = 1};
 	struct dg_diags diags = {0};
 	char buf[4096] = {0};
@@ -134,8 +204,9 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(no_group_is_an_empty_list),
-		cmocka_unit_test(each_defeated_group_by_gid_with_its_name),
-		cmocka_unit_test(control_characters_in_a_name_are_question_marks),
+		cmocka_unit_test(each_group_by_name_once_for_all_its_gids),
+		cmocka_unit_test(names_the_policy_cannot_read_go_by_gid),
+		cmocka_unit_test(the_policy_reads_back_what_was_found),
 		cmocka_unit_test(the_write_replaces_a_file_and_refuses_a_link),
 	};
 
