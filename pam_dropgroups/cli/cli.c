@@ -22,6 +22,7 @@
 #include "audit.h"
 #include "kernel.h"
 #include "nss.h"
+#include "nsswitch.h"
 #include "pamread.h"
 #include "plan.h"
 #include "strlist.h"
@@ -696,6 +697,66 @@ static int write_sticky(const char *list)
 	return r < 0 ? EXIT_REFUSED : EXIT_OK;
 }
 
+/* Does an NSS service of the group database list every group it holds
+ * to a walk (getgrent)?  The local files do, and systemd's records.  A
+ * directory need not: SSSD does not by default, and nslcd stops at the
+ * server's size limit.  Only what the walk lists reaches the kernel. */
+static bool lists_every_group(const char *service)
+{
+	return !strcmp(service, "files") || !strcmp(service, "compat") ||
+	       !strcmp(service, "systemd");
+}
+
+/* The first service of nsswitch.conf's group line that may not list its
+ * groups, as a new string in *out (NULL: every one does): 0, or -errno
+ * (nsswitch.conf could not be read, or only more than one way). */
+static int unlisting_service(char **out)
+{
+	struct dg_nss_services s = {0};
+	int r = dg_nss_read_nsswitch("group", &s);
+
+	*out = NULL;
+	for (size_t i = 0; r >= 0 && i < s.n && !*out; i++)
+		if (!lists_every_group(s.v[i].name) &&
+		    !(*out = strdup(s.v[i].name)))
+			r = -ENOMEM;
+	dg_nsswitch_services_free(&s);
+	return r < 0 ? r : 0;
+}
+
+/* The restricting names whose gids the kernel may not all hold, each
+ * named on stderr: EXIT_OK when there is none (or no name), else
+ * EXIT_REFUSED.  The list was written already: every gid that could be
+ * known is better in the kernel than none. */
+static int names_not_covered(const struct dg_policy *policy)
+{
+	_cleanup_free_ char *service = NULL, *why = NULL;
+	int r;
+
+	if (!policy->restricting_names.n)
+		return EXIT_OK;
+	if ((r = unlisting_service(&service)) == -ENOMEM)
+		return failed(r);
+	if (r == 0 && !service)
+		return EXIT_OK;
+	if (r < 0 ? asprintf(&why, "nsswitch.conf could not be read (%s)",
+			     strerror(-r)) < 0
+		  : asprintf(&why, "the group database also asks \"%s\", "
+				   "which need not list its groups",
+			     service) < 0)
+		return failed(-ENOMEM);
+	for (size_t i = 0; i < policy->restricting_names.n; i++) {
+		const char *name = policy->restricting_names.v[i];
+
+		warnx("restricting group \"%s\" may have gids the kernel does "
+		      "not hold: %s, and only the gids a walk of it listed "
+		      "were written; list each gid of \"%s\" in restricting, "
+		      "by number",
+		      name, why, name);
+	}
+	return EXIT_REFUSED;
+}
+
 static int cmd_sync_kernel(int argc, char **argv)
 {
 	const char *config = DG_DEFAULT_CONFIG;
@@ -721,8 +782,8 @@ static int cmd_sync_kernel(int argc, char **argv)
 		ret = failed(r);
 	else if (!(list = gid_list(&policy.restricting)))
 		ret = failed(-ENOMEM);
-	else
-		ret = write_sticky(list);
+	else if ((ret = write_sticky(list)) == EXIT_OK)
+		ret = names_not_covered(&policy);
 	dg_policy_free(&policy);
 	dg_config_free(&cfg);
 	dg_diag_free(&diags);

@@ -565,3 +565,36 @@ test_sync_kernel_on_a_stock_kernel_explains_what_is_missing() {
 	assert_exit 1
 	assert_in err 'this kernel lacks kernel.setgroups_sticky_gids'
 }
+
+# sticky_file: a stand-in for the patched kernel's sysctl, on a tmpfs
+# over this sandbox's /proc/sys/kernel (the host's kernel has none).
+sticky_file() {
+	mount -t tmpfs -o mode=0755 tmpfs /proc/sys/kernel
+	: > /proc/sys/kernel/setgroups_sticky_gids
+	STICKY=/proc/sys/kernel/setgroups_sticky_gids
+}
+
+# The kernel holds gids: sync-kernel writes every gid a walk of the
+# group database calls by a restricting name.  A directory that does not
+# list its groups (SSSD's default; here the sandbox's small directory,
+# which answers look-ups but no walk) can hold another games-abusers,
+# 2005, that alice is in: sync-kernel must say so, not report success
+# with 2005 missing.
+test_sync_kernel_names_a_group_whose_gids_it_cannot_all_know() {
+	run_policy
+	sticky_file
+	# baseline: the files alone list every group; all of it written
+	cli sync-kernel
+	assert_exit 0
+	[ "$(cat "$STICKY")" = 2003 ] || fail "sticky list: $(cat "$STICKY")"
+	use_directory 'group games-abusers 2005 alice'
+	# what a session would see: the directory's games-abusers
+	getent group 2005 | grep -q '^games-abusers:' || fail "the directory does not answer"
+	: > "$STICKY"
+	cli sync-kernel
+	assert_exit 1
+	assert_in out '^kernel.setgroups_sticky_gids = 2003$'
+	[ "$(cat "$STICKY")" = 2003 ] || fail "sticky list: $(cat "$STICKY")"
+	assert_in err 'restricting group "games-abusers" may have gids the kernel does not hold: the group database also asks "dgfault", which need not list its groups'
+	assert_in err 'list each gid of "games-abusers" in restricting, by number'
+}
