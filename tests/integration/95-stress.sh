@@ -194,6 +194,7 @@ test_stress_unpinned_cycles_under_valgrind() {
 # The planted leak (tests/stress/leak_canary.c: 64 bytes per trim) must
 # fail the same check, and valgrind must name the module's caller.
 test_stress_valgrind_catches_a_planted_leak() {
+	local lost
 	stress_policy
 	MODULE=$(stress_build leaky.so)
 	stress_stack
@@ -201,8 +202,14 @@ test_stress_valgrind_catches_a_planted_leak() {
 	[ "$rc" -eq 97 ] || fail "valgrind exited $rc, want 97 (errors found)"
 	grep -q 'ERROR SUMMARY: 0 errors' "$T/memcheck.out" &&
 		fail "valgrind reported 0 errors for a leaking module"
-	grep -Eq '12,800 bytes in 200 blocks are definitely lost' "$T/memcheck.out" ||
-		fail "valgrind did not count the 200 planted blocks"
+	# every planted block lost, in the leak summary: valgrind calls one
+	# "possibly" lost when a stale pointer into it survives (one CI run
+	# counted 199 definitely and 1 possibly), so both count
+	lost=$(awk '/(definitely|possibly) lost: .* bytes in .* blocks/ {
+		gsub(",", "", $4); bytes += $4; blocks += $7 }
+		END { print bytes "/" blocks }' "$T/memcheck.out")
+	[ "$lost" = 12800/200 ] ||
+		fail "valgrind did not count the 200 planted blocks (bytes/blocks: $lost)"
 	grep -A8 'are definitely lost' "$T/memcheck.out" | grep -c 'get_plan (pam_dropgroups.c' > /dev/null ||
 		fail "the leak's stack does not name the module's get_plan()"
 	echo "  the planted leak was found"
