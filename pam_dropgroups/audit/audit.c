@@ -197,7 +197,9 @@ int dg_audit_main(int argc, char **argv)
 	if (!print_diags(&diags))
 		r = -ENOMEM;
 	if (r != -ENOMEM) {
-		int rr = report(&o, &g, errors);
+		/* a look-up that failed (r) left rows without a name or a
+		 * gid: no drop-in from them either */
+		int rr = report(&o, &g, errors < 0 ? errors : r);
 		r = rr < 0 ? rr : r;
 	}
 	found = dg_groups_any_defeated(&g);

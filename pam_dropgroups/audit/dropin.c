@@ -56,11 +56,10 @@ static void string_name(FILE *f, const char *name)
 	fputc('"', f);
 }
 
-/* One entry of the list: rows [i, j) of g, which share a name (or one
- * row without a name). */
+/* One entry of the list: a gid (row i), or the name of rows [i, j). */
 struct entry {
 	size_t i, j;
-	bool by_name; /* else by gid, one row */
+	bool name;
 };
 
 /* Rows i.. that share row i's name (the rows are sorted by name): the
@@ -83,32 +82,16 @@ static bool any_listed(const struct dg_groups *g, size_t i, size_t j)
 	return false;
 }
 
-/* Why the entry is there: each gid, the kinds of evidence that dropping
- * would defeat with their counts, and one place. */
-static void entry_comment(FILE *f, const struct dg_groups *g,
-			  const struct entry *e)
+/* The kinds of evidence of rows [i, j) that dropping would defeat, with
+ * their counts, and one place. */
+static void why(FILE *f, const struct dg_groups *g, size_t i, size_t j)
 {
-	const struct dg_group_row *first = &g->v[e->i];
-	bool any = false, gids = false;
+	bool any = false;
 
-	fputs(" # ", f);
-	if (!first->by_gid)
-		fputs("no group has this name now", f);
-	for (size_t r = e->i; r < e->j && first->by_gid; r++) {
-		if (!listed(&g->v[r]))
-			continue;
-		fprintf(f, "%s%u", gids ? ", " : "gid ", (unsigned)g->v[r].gid);
-		gids = true;
-	}
-	if (!e->by_name)
-		fputs(first->name ? " (its name holds a control character)"
-				  : " (no name)",
-		      f);
-	fputs(":", f);
 	for (int k = 0; k < DG_EV_KINDS; k++) {
 		size_t count = 0;
 
-		for (size_t r = e->i; r < e->j; r++)
+		for (size_t r = i; r < j; r++)
 			count += listed(&g->v[r]) ? g->v[r].counts[k] : 0;
 		if (!count || !dg_evidence_defeated(k))
 			continue;
@@ -116,7 +99,7 @@ static void entry_comment(FILE *f, const struct dg_groups *g,
 			dg_evidence_kind_name(k), count);
 		any = true;
 	}
-	for (size_t r = e->i; r < e->j; r++) {
+	for (size_t r = i; r < j; r++) {
 		if (!listed(&g->v[r]) || !g->v[r].count)
 			continue;
 		fputs("; e.g. ", f);
@@ -125,24 +108,52 @@ static void entry_comment(FILE *f, const struct dg_groups *g,
 	}
 }
 
-/* The entries, in the order of the rows: a name once for all its gids,
- * so that the policy's by-name rule keeps every gid that carries it
- * (sudo's !%group matches them all, and a directory that does not list
- * its groups can hold one the audit never saw); a gid where there is no
- * name to write.  A name no group has is optional: it protects the day
- * one does, and refuses no login before.  *n entries, or NULL on ENOMEM. */
+static void entry_comment(FILE *f, const struct dg_groups *g,
+			  const struct entry *e)
+{
+	const struct dg_group_row *r = &g->v[e->i];
+
+	fputs(" # ", f);
+	if (e->name && !r->by_gid) {
+		fputs("no group has this name now:", f);
+		why(f, g, e->i, e->j);
+	} else if (e->name) {
+		fputs("every other gid of the name, which a directory may hold "
+		      "without listing it",
+		      f);
+	} else {
+		comment_text(f, r->name ? r->name : "(no name)");
+		fputs(r->name && !writable_name(r->name)
+			      ? " (a name with a control character):"
+			      : ":",
+		      f);
+		why(f, g, e->i, e->i + 1);
+	}
+}
+
+/* The entries, in the order of the rows: each gid the evidence names, so
+ * that it is kept whatever NSS answers at login; then, for a name the
+ * policy can read back, the name as optional, so that the policy keeps
+ * every gid that carries it (sudo's !%group matches them all, and a
+ * directory that does not list its groups can hold one the audit never
+ * saw), without making logins wait on it: a name that does not resolve is
+ * a warning.  A name no group has now goes in alone, for the day one
+ * does.  *n entries, or NULL on ENOMEM. */
 static struct entry *entries_of(const struct dg_groups *g, size_t *n)
 {
-	struct entry *v = dg_new0(struct entry, g->n);
+	size_t most = 2 * g->n; /* a gid per row, a name per run */
+	struct entry *v = dg_new0(struct entry, most);
 
 	*n = 0;
 	for (size_t i = 0; v && i < g->n;) {
 		const struct dg_group_row *r = &g->v[i];
-		bool by_name = r->name && writable_name(r->name);
-		size_t j = by_name ? same_name(g, i) : i + 1;
+		size_t j = r->name ? same_name(g, i) : i + 1;
 
-		if (any_listed(g, i, j) && (by_name || r->by_gid))
-			v[(*n)++] = (struct entry){i, j, by_name};
+		for (size_t k = i; k < j; k++)
+			if (listed(&g->v[k]) && g->v[k].by_gid)
+				v[(*n)++] = (struct entry){k, k + 1, false};
+		if (r->name && writable_name(r->name) && any_listed(g, i, j))
+			v[(*n)++] = (struct entry){i, j, true};
 		i = j;
 	}
 	return v;
@@ -153,9 +164,7 @@ static void entry_value(FILE *f, const struct dg_groups *g,
 {
 	const struct dg_group_row *r = &g->v[e->i];
 
-	if (e->by_name && r->by_gid) {
-		string_name(f, r->name);
-	} else if (e->by_name) {
+	if (e->name) {
 		fputs("{ name = ", f);
 		string_name(f, r->name);
 		fputs("; optional = true; }", f);
@@ -175,9 +184,9 @@ int dg_dropin_format(FILE *f, const struct dg_groups *g)
 	if (!v)
 		return -ENOMEM;
 	fprintf(f, "# Written by dropgroups audit: the groups this system uses\n"
-		   "# as negative credentials, which dropping would defeat, by\n"
-		   "# name (every gid of the name is kept), or by gid where the\n"
-		   "# group has no name that can be written here.\n"
+		   "# as negative credentials, which dropping would defeat: each\n"
+		   "# gid found, and each name, so that every gid of the name is\n"
+		   "# kept too.\n"
 		   "version = 1;\nrestricting = (");
 	for (size_t k = 0; k < n; k++) {
 		fputs("\n  ", f);

@@ -110,13 +110,17 @@ static bool seen_file(struct sudo_state *s, const char *path)
 
 /* --- reading the files --- */
 
-/* Does s start with the directive kw, followed by white space (as sudo
- * reads it: "#includes follow" is a comment)?  The length of kw, or 0. */
+/* Does s start with the directive kw, followed by white space or a
+ * quoted path (as sudo's lexer reads it: "#includes follow" is a
+ * comment, @include"/etc/x" an include)?  The length of kw, or 0. */
 static size_t directive(const char *s, const char *kw)
 {
 	size_t l = strlen(kw);
 
-	return !strncmp(s, kw, l) && isspace((unsigned char)s[l]) ? l : 0;
+	return !strncmp(s, kw, l) &&
+			       (isspace((unsigned char)s[l]) || s[l] == '"')
+		       ? l
+		       : 0;
 }
 
 static size_t include_dir_kw(const char *s)
@@ -211,17 +215,40 @@ static char *expand_host(const char *p, const char *shost)
 	return out;
 }
 
-/* The path of an include: unquoted, "%h" expanded, relative to the
- * including file's directory.  NULL with errno set (expand_host). */
+/* The path an include names, in place in arg, as sudo's lexer takes it:
+ * a quoted string, or the characters up to the first blank that no
+ * backslash escapes ("\ " is a blank of the path).  A '#' is part of
+ * the path; what follows the path is ignored, as sudo ignores it. */
+static char *path_token(char *arg)
+{
+	char *p = arg, *out;
+
+	while (isspace((unsigned char)*p))
+		p++;
+	if (*p == '"') {
+		char *end = strchr(++p, '"');
+
+		if (end)
+			*end = '\0';
+		return p;
+	}
+	out = p;
+	for (char *q = p; *q && !isspace((unsigned char)*q); q++) {
+		if (*q == '\\' && (q[1] == ' ' || q[1] == '\t'))
+			q++;
+		*out++ = *q;
+	}
+	*out = '\0';
+	return p;
+}
+
+/* The path of an include: its token (path_token), "%h" expanded,
+ * relative to the including file's directory.  NULL with errno set
+ * (expand_host). */
 static char *include_path(const char *from, char *arg, const char *shost)
 {
-	char *p = dg_lines_trim(arg), *out;
-	size_t l = strlen(p);
+	char *p = path_token(arg), *out;
 
-	if (l >= 2 && p[0] == '"' && p[l - 1] == '"') {
-		p[l - 1] = '\0';
-		p++;
-	}
 	_cleanup_free_ char *x = expand_host(p, shost);
 	if (!x)
 		return NULL;
@@ -326,9 +353,10 @@ static int read_line(struct sudo_state *s, const char *path,
 
 	while (isspace((unsigned char)*l))
 		l++;
-	/* a comment, but not "#include" (nor sudo's #uid) */
-	dg_lines_strip_comment(l + (include_kw(l) || include_dir_kw(l) ? 1 : 0),
-			       true);
+	/* a comment, but not "#include" (nor sudo's #uid); an include's
+	 * path may hold a '#' (path_token reads it) */
+	if (!include_kw(l) && !include_dir_kw(l))
+		dg_lines_strip_comment(l, true);
 	l = dg_lines_trim(l);
 	if (!*l)
 		return 0;

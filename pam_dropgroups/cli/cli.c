@@ -700,11 +700,11 @@ static int write_sticky(const char *list)
 /* Does an NSS service of the group database list every group it holds
  * to a walk (getgrent)?  The local files do, and systemd's records.  A
  * directory need not: SSSD does not by default, and nslcd stops at the
- * server's size limit.  Only what the walk lists reaches the kernel. */
+ * server's size limit; nor need compat, whose "+" entries ask another
+ * service.  Only what the walk lists reaches the kernel. */
 static bool lists_every_group(const char *service)
 {
-	return !strcmp(service, "files") || !strcmp(service, "compat") ||
-	       !strcmp(service, "systemd");
+	return !strcmp(service, "files") || !strcmp(service, "systemd");
 }
 
 /* The first service of nsswitch.conf's group line that may not list its

@@ -159,10 +159,11 @@ test_audit_sudoers_as_sudo_reads_it() {
 	done
 	audit --sudoers "$T/sudoers" --emit-dropin "$T/d.conf" "$TREE"
 	assert_exit 1
-	# by name, once for both gids of games-abusers
-	[ "$(grep -Ec '^  "[^"]+",? #' "$T/d.conf")" -eq 6 ] || fail "drop-in: $(cat "$T/d.conf")"
-	grep -q '^  "games-abusers", # gid 2003, 2005: sudoers 2; ' "$T/d.conf" ||
+	# each gid, and each name once, for both gids of games-abusers
+	[ "$(grep -Ec '^  [0-9]+, #' "$T/d.conf")" -eq 7 ] || fail "drop-in: $(cat "$T/d.conf")"
+	[ "$(grep -Ec '^  \{ name = "[^"]+"; optional = true; \},? #' "$T/d.conf")" -eq 6 ] ||
 		fail "drop-in: $(cat "$T/d.conf")"
+	grep -q '^  2005, # games-abusers: sudoers 1; ' "$T/d.conf" || fail "drop-in: $(cat "$T/d.conf")"
 }
 
 # --emit-dropin replaces FILE whole, so never writes through a hard link
@@ -184,7 +185,7 @@ test_audit_emit_dropin_replaces_the_file() {
 	[ -p "$T/fifo.conf" ] || fail "the FIFO was replaced"
 	capture "$DG" audit --sudoers "$T/no-sudoers" --emit-dropin "$T/hard.conf" "$TREE"
 	assert_exit 1
-	grep -q '^  2147483648L, # gid 2147483648 (no name): mode 1; ' "$T/hard.conf" ||
+	grep -q '^  2147483648L, # (no name): mode 1; ' "$T/hard.conf" ||
 		fail "drop-in: $(cat "$T/hard.conf")"
 	[ "$(cat "$T/victim")" = victim ] || fail "the drop-in was written through a hard link"
 	[ -z "$(find "$T" -maxdepth 1 -name '*.conf.*')" ] || fail "a temporary file was left"
@@ -329,6 +330,35 @@ test_audit_follows_sudo_s_host_includes() {
 	assert_in err "host.otherhost: No such file or directory"
 }
 
+# sudo's lexer takes @include"PATH" without a blank, and an unquoted
+# path up to the first blank, a '#' included: real sudo is refused by
+# each file, and the audit reports each group (an attack pass found both
+# missed).
+test_audit_reads_include_paths_as_sudo_s_lexer_does() {
+	tree
+	mkdir -m 0755 "$T/sudo"
+	printf '%s\n' 'Defaults env_reset' 'root ALL=(ALL:ALL) ALL' \
+		"@include\"$T/sudo/quoted\"" "@include $T/sudo/b#x # a comment" > "$T/sudoers"
+	echo 'ALL, !%games-abusers ALL=(root) NOPASSWD: /usr/bin/id' > "$T/sudo/quoted"
+	echo 'ALL, !%students ALL=(root) NOPASSWD: /usr/bin/true' > "$T/sudo/b#x"
+	: > "$T/sudo/b" # what cutting the path at '#' would read
+	chmod 0440 "$T/sudoers" "$T/sudo/quoted" "$T/sudo/b#x" "$T/sudo/b"
+	mount --bind "$T/sudoers" /etc/sudoers
+	visudo -c -f /etc/sudoers || fail "test sudoers is invalid"
+	capture setpriv --reuid alice --regid alice --groups 1001,2003 sudo -n /usr/bin/id -u
+	[ "$rc" -ne 0 ] && ! grep -qx 0 "$T/out" || fail "sudo did not read the quoted include"
+	capture setpriv --reuid alice --regid alice --groups 1001,3000 sudo -n /usr/bin/true
+	[ "$rc" -ne 0 ] || fail "sudo did not read the include with a '#'"
+	# baseline: without the groups sudo allows both
+	capture setpriv --reuid alice --regid alice --groups 1001 sudo -n /usr/bin/id -u
+	assert_exit 0
+	capture setpriv --reuid alice --regid alice --groups 1001 sudo -n /usr/bin/true
+	assert_exit 0
+	capture "$DG" audit --sudoers /etc/sudoers "$TREE"
+	assert_exit 1
+	assert_reported "games-abusers students"
+}
+
 # An audit that could not read everything writes no drop-in: the one
 # there was stays, byte for byte, and the exit status is 2.  With
 # --emit-dropin an unreadable directory is an error too (without it, a
@@ -365,6 +395,17 @@ test_audit_that_missed_a_file_leaves_the_drop_in_alone() {
 	assert_exit 2
 	assert_in err "locked: cannot open directory \(skipped\): Permission denied"
 	cmp "$T/d.conf" "$T/d.conf.before" || fail "the drop-in was rewritten after an unreadable directory"
+	# NSS cannot name a gid the tree uses: exit 2, no write (the row
+	# would have gone in without its name)
+	chmod 0755 "$T"
+	use_directory 'group ldap-abusers 5000 alice' 'fail getgrgid 5000 unavail EIO'
+	rmdir "$TREE/locked"
+	touch "$TREE/ldap705"
+	chgrp 5000 "$TREE/ldap705"
+	chmod 0705 "$TREE/ldap705"
+	audit --sudoers "$T/ok-sudoers" --emit-dropin "$T/d.conf" "$TREE"
+	assert_exit 2
+	cmp "$T/d.conf" "$T/d.conf.before" || fail "the drop-in was rewritten after an NSS error"
 }
 
 test_audit_emit_dropin_keeps_the_group_in_a_session() {
@@ -384,8 +425,10 @@ test_audit_emit_dropin_keeps_the_group_in_a_session() {
 	audit --emit-dropin /etc/security/dropgroups.d/50-audit.conf "$TREE"
 	assert_exit 1
 	sed 's/^/  drop-in: /' /etc/security/dropgroups.d/50-audit.conf
-	grep -q '^  "games-abusers" # gid 2003: mode 1; e.g. ' /etc/security/dropgroups.d/50-audit.conf ||
-		fail "the drop-in does not list games-abusers by name, saying why"
+	grep -q '^  2003, # games-abusers: mode 1; e.g. ' /etc/security/dropgroups.d/50-audit.conf ||
+		fail "the drop-in does not list 2003, saying why"
+	grep -q '^  { name = "games-abusers"; optional = true; } # ' /etc/security/dropgroups.d/50-audit.conf ||
+		fail "the drop-in does not list the name games-abusers"
 	capture "$DG" check -c "$POLICY" --drop-in /etc/security/dropgroups.d/50-audit.conf
 	assert_exit 0
 	capture "$DG" check -c "$POLICY"

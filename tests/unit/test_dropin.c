@@ -1,10 +1,10 @@
 /* Unit tests of the drop-in of dropgroups audit --emit-dropin
  * (audit/dropin.c): from the groups found to the text the policy reads.
- * Which groups go in (those dropping would defeat), by name once for all
- * the gids that carry it, so that the policy's by-name rule keeps a gid
- * the audit never saw; by gid where a group has no name that can be
- * written; optional where no group has the name now; each with a comment
- * that says why it is there.  The text must read back, through the
+ * Which groups go in (those dropping would defeat): each gid found, and
+ * each name once, as optional, so that the policy's by-name rule keeps a
+ * gid the audit never saw without making logins wait on the name; a
+ * name that cannot be written goes by gid alone; each entry with a
+ * comment that says why it is there.  The text must read back, through the
  * policy's own parser, as those names and gids.  The rows are made up
  * here: no NSS. */
 #include <setjmp.h>
@@ -24,10 +24,13 @@
 
 #define HEADER                                                                 \
 	"# Written by dropgroups audit: the groups this system uses\n"         \
-	"# as negative credentials, which dropping would defeat, by\n"         \
-	"# name (every gid of the name is kept), or by gid where the\n"        \
-	"# group has no name that can be written here.\n"                      \
+	"# as negative credentials, which dropping would defeat: each\n"       \
+	"# gid found, and each name, so that every gid of the name is\n"       \
+	"# kept too.\n"                                                         \
 	"version = 1;\n"
+#define OTHER_GIDS                                                             \
+	"every other gid of the name, which a directory may hold without "     \
+	"listing it"
 
 static struct dg_evidence where_mode = {.kind = DG_EV_MODE,
 					 .where = "/srv/games"};
@@ -77,7 +80,7 @@ static void no_group_is_an_empty_list(void **state)
 	free(text);
 }
 
-static void each_group_by_name_once_for_all_its_gids(void **state)
+static void each_gid_and_each_name_once(void **state)
 {
 	struct dg_group_row rows[] = {
 		row(true, 4242, NULL, true, DG_EV_MODE),
@@ -96,19 +99,22 @@ static void each_group_by_name_once_for_all_its_gids(void **state)
 	assert_string_equal(
 		text,
 		HEADER "restricting = (\n"
-		       "  4242, # gid 4242 (no name): mode 1; e.g. /srv/games\n"
-		       "  2147483648L, # gid 2147483648 (no name): mode 1; e.g. /srv/games\n"
-		       "  \"audio\", # gid 29: mode 1; e.g. /srv/games\n"
-		       "  \"games-abusers\", # gid 2003, 2005: mode 1, sudoers 1; e.g. /srv/games\n"
+		       "  4242, # (no name): mode 1; e.g. /srv/games\n"
+		       "  2147483648L, # (no name): mode 1; e.g. /srv/games\n"
+		       "  29, # audio: mode 1; e.g. /srv/games\n"
+		       "  { name = \"audio\"; optional = true; }, # " OTHER_GIDS "\n"
+		       "  2003, # games-abusers: mode 1; e.g. /srv/games\n"
+		       "  2005, # games-abusers: sudoers 1; e.g. /etc/sudoers:3\n"
+		       "  { name = \"games-abusers\"; optional = true; }, # " OTHER_GIDS "\n"
 		       "  { name = \"no-such-group\"; optional = true; } # no group has this name now: sudoers 1; e.g. /etc/sudoers:3\n"
 		       ");\n");
 	free(text);
 }
 
 /* A name with a control character cannot be written (the policy refuses
- * one anywhere): its gid goes in.  '"' and '\' are escaped.  A place
- * cannot end its comment early nor send a terminal sequence. */
-static void names_the_policy_cannot_read_go_by_gid(void **state)
+ * one anywhere): only its gid goes in.  '"' and '\' are escaped.  A name
+ * or a place cannot end its comment early nor send a terminal sequence. */
+static void names_the_policy_cannot_read_go_by_gid_alone(void **state)
 {
 	struct dg_evidence odd = {.kind = DG_EV_MODE,
 				  .where = "/srv/a\nb\x1b[0m\xc2\x9b" "c\x7f\xc3\xa9"};
@@ -124,8 +130,9 @@ static void names_the_policy_cannot_read_go_by_gid(void **state)
 	assert_string_equal(
 		text,
 		HEADER "restricting = (\n"
-		       "  5000, # gid 5000 (its name holds a control character): mode 1; e.g. /srv/a?b?[0m?c?\xc3\xa9\n"
-		       "  \"DOM\\\\games \\\"x\\\"\" # gid 5001: mode 1; e.g. /srv/games\n"
+		       "  5000, # a?b (a name with a control character): mode 1; e.g. /srv/a?b?[0m?c?\xc3\xa9\n"
+		       "  5001, # DOM\\games \"x\": mode 1; e.g. /srv/games\n"
+		       "  { name = \"DOM\\\\games \\\"x\\\"\"; optional = true; } # " OTHER_GIDS "\n"
 		       ");\n");
 	free(text);
 }
@@ -151,15 +158,20 @@ static void the_policy_reads_back_what_was_found(void **state)
 					 &diags),
 			 0);
 	assert_int_equal(diags.n, 0);
-	assert_int_equal(cfg.restricting.n, 4);
+	assert_int_equal(cfg.restricting.n, 7);
 	v = cfg.restricting.v;
 	assert_null(v[0].name);
 	assert_int_equal(v[0].gid, 2147483648u);
-	assert_string_equal(v[1].name, "DOM\\games \"x\"");
-	assert_string_equal(v[2].name, "games-abusers");
-	assert_false(v[2].optional);
-	assert_string_equal(v[3].name, "no-such-group");
-	assert_true(v[3].optional);
+	assert_null(v[1].name);
+	assert_int_equal(v[1].gid, 5001);
+	assert_string_equal(v[2].name, "DOM\\games \"x\"");
+	assert_true(v[2].optional);
+	assert_int_equal(v[3].gid, 2003);
+	assert_int_equal(v[4].gid, 2005);
+	assert_string_equal(v[5].name, "games-abusers");
+	assert_true(v[5].optional);
+	assert_string_equal(v[6].name, "no-such-group");
+	assert_true(v[6].optional);
 	dg_config_free(&cfg);
 	dg_diag_free(&diags);
 	free(text);
@@ -204,8 +216,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(no_group_is_an_empty_list),
-		cmocka_unit_test(each_group_by_name_once_for_all_its_gids),
-		cmocka_unit_test(names_the_policy_cannot_read_go_by_gid),
+		cmocka_unit_test(each_gid_and_each_name_once),
+		cmocka_unit_test(names_the_policy_cannot_read_go_by_gid_alone),
 		cmocka_unit_test(the_policy_reads_back_what_was_found),
 		cmocka_unit_test(the_write_replaces_a_file_and_refuses_a_link),
 	};
