@@ -743,8 +743,10 @@ static int names_not_covered(const struct dg_policy *policy)
 			     strerror(-r)) < 0
 		  : asprintf(&why, "the group database also asks \"%s\", "
 				   "which need not list its groups",
-			     service) < 0)
+			     service) < 0) {
+		why = NULL; /* undefined after a failed asprintf */
 		return failed(-ENOMEM);
+	}
 	for (size_t i = 0; i < policy->restricting_names.n; i++) {
 		const char *name = policy->restricting_names.v[i];
 

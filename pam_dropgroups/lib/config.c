@@ -640,9 +640,12 @@ static int read_text(struct parser *p, const char *text, config_t *lc,
 	_cleanup_free_ char *full = NULL;
 	int last = count_lines(text);
 
-	if (!(*sentinel = sentinel_name(text)) ||
-	    asprintf(&full, "%s\n%s = true;\n", text, *sentinel) < 0)
+	if (!(*sentinel = sentinel_name(text)))
 		return -ENOMEM;
+	if (asprintf(&full, "%s\n%s = true;\n", text, *sentinel) < 0) {
+		full = NULL; /* undefined after a failed asprintf */
+		return -ENOMEM;
+	}
 	/* libconfig 1.5's config_init() does not check the one allocation
 	 * it makes, and would crash the login program when memory runs
 	 * out.  Allocate and free a block of that size first: if that

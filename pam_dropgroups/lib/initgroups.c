@@ -113,8 +113,13 @@ static initgroups_fn find_initgroups(const char *service, struct said *s,
 				    "library can have", service);
 		return NULL;
 	}
-	if (asprintf(&lib, "libnss_%s.so.2", service) < 0 ||
-	    asprintf(&sym, "_nss_%s_initgroups_dyn", service) < 0) {
+	if (asprintf(&lib, "libnss_%s.so.2", service) < 0) {
+		lib = NULL; /* undefined after a failed asprintf */
+		*r = -ENOMEM;
+		return NULL;
+	}
+	if (asprintf(&sym, "_nss_%s_initgroups_dyn", service) < 0) {
+		sym = NULL;
 		*r = -ENOMEM;
 		return NULL;
 	}
