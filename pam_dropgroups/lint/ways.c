@@ -9,10 +9,12 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include <security/_pam_types.h>
 
 #include "args.h"
+#include "nss.h"
 #include "strlist.h"
 
 /* --- one line --- */
@@ -312,17 +314,13 @@ static enum dg_trim judge_and_report(const struct dg_service_stack *s,
 
 /* --- the rules --- */
 
-static bool strings_has(const struct dg_strlist *s, const char *str)
-{
-	for (size_t i = 0; i < s->n; i++)
-		if (strcmp(s->v[i], str) == 0)
-			return true;
-	return false;
-}
+/* Said of a way back in for a rule that sets no_new_privs: its drops are
+ * meant to hold, so the way back is an error, not a warning. */
+#define NNP_MEANT "; a rule that sets no_new_privs means its drops to hold"
 
 static bool everyone(const struct dg_rule_src *r)
 {
-	return !r->users_given || strings_has(&r->users, "*");
+	return !r->users_given || dg_strlist_has(&r->users, "*");
 }
 
 /* Does r2 match every user that r matches (by what is written)? */
@@ -334,15 +332,15 @@ static bool covers_users(const struct dg_rule_src *r2,
 	if (everyone(r))
 		return false;
 	for (size_t i = 0; i < r->users.n; i++)
-		if (!strings_has(&r2->users, r->users.v[i]))
+		if (!dg_strlist_has(&r2->users, r->users.v[i]))
 			return false;
 	return true;
 }
 
 static bool matches_service(const struct dg_rule_src *r, const char *service)
 {
-	return strings_has(&r->services, service) ||
-	       strings_has(&r->services, "*");
+	return dg_strlist_has(&r->services, service) ||
+	       dg_strlist_has(&r->services, "*");
 }
 
 /* The first rule that names service itself (not by "*"), or NULL. */
@@ -350,7 +348,7 @@ static const struct dg_rule_src *naming_rule(const struct dg_config *cfg,
 					     const char *service)
 {
 	for (size_t i = 0; i < cfg->rules.n; i++)
-		if (strings_has(&cfg->rules.v[i].services, service))
+		if (dg_strlist_has(&cfg->rules.v[i].services, service))
 			return &cfg->rules.v[i];
 	return NULL;
 }
@@ -366,6 +364,104 @@ static bool covered(const struct dg_config *cfg, const char *service,
 	return false;
 }
 
+/* --- what a rule keeps, by what is written --- */
+
+/* Could a and b be one group?  Names as NSS may match them (a keep or
+ * restricting name matches ignoring case), and a name may be any gid. */
+static bool may_be_same(const struct dg_group_ref *a,
+			const struct dg_group_ref *b)
+{
+	if (a->name && b->name)
+		return strcasecmp(a->name, b->name) == 0;
+	return a->name || b->name || a->gid == b->gid;
+}
+
+/* Are a and b surely one group: written alike? */
+static bool surely_same(const struct dg_group_ref *a,
+			const struct dg_group_ref *b)
+{
+	if (a->name && b->name)
+		return strcmp(a->name, b->name) == 0;
+	return !a->name && !b->name && a->gid == b->gid;
+}
+
+static bool refs_have(const struct dg_group_refs *refs,
+		      const struct dg_group_ref *ref, bool surely)
+{
+	for (size_t i = 0; i < refs->n; i++)
+		if (surely ? surely_same(&refs->v[i], ref)
+			   : may_be_same(&refs->v[i], ref))
+			return true;
+	return false;
+}
+
+static bool all_of(const struct dg_rule_src *r)
+{
+	for (size_t i = 0; i < r->groups.n; i++)
+		if (r->groups.v[i].name &&
+		    strcmp(r->groups.v[i].name, "*") == 0)
+			return true;
+	return false;
+}
+
+static int print_ref(FILE *f, size_t n, const struct dg_group_ref *ref)
+{
+	return ref->name
+		       ? fprintf(f, "%s\"%s\"", n ? ", " : "", ref->name)
+		       : fprintf(f, "%s%u", n ? ", " : "", (unsigned)ref->gid);
+}
+
+/* The groups r drops that c may keep, by what the two rules write (the
+ * decision of policy.c, over every group they name and one they do
+ * not): "\"audio\", 1003" or "every group neither names", into f.
+ * How many were printed, or -1. */
+static int kept_by(FILE *f, const struct dg_config *cfg,
+		   const struct dg_rule_src *c, const struct dg_rule_src *r)
+{
+	bool c_all = all_of(c), r_all = all_of(r);
+	const char *what;
+	int n = 0;
+
+	/* c drops everything but what is restricting or primary, or r
+	 * drops nothing */
+	if ((c->mode == DG_MODE_DROP && c_all) ||
+	    (r->mode == DG_MODE_KEEP && r_all))
+		return 0;
+	if (r->mode == DG_MODE_DROP && !r_all) {
+		/* each group r names, unless c surely drops it too */
+		for (size_t i = 0; i < r->groups.n; i++) {
+			const struct dg_group_ref *g = &r->groups.v[i];
+			bool dropped =
+				c->mode == DG_MODE_DROP
+					? refs_have(&c->groups, g, true)
+					: !c_all && !refs_have(&c->groups, g,
+							       false);
+
+			if (dropped || refs_have(&cfg->restricting, g, true))
+				continue;
+			if (print_ref(f, (size_t)n++, g) < 0)
+				return -1;
+		}
+		return n;
+	}
+	/* r drops every group (but those it keeps): c must keep no other */
+	if (c->mode == DG_MODE_KEEP && !c_all) {
+		for (size_t i = 0; i < c->groups.n; i++) {
+			const struct dg_group_ref *g = &c->groups.v[i];
+
+			if ((r->mode == DG_MODE_KEEP &&
+			     refs_have(&r->groups, g, true)) ||
+			    refs_have(&cfg->restricting, g, true))
+				continue;
+			if (print_ref(f, (size_t)n++, g) < 0)
+				return -1;
+		}
+		return n;
+	}
+	what = c_all ? "every group" : "every group it does not name";
+	return fputs(what, f) < 0 ? -1 : 1;
+}
+
 /* "rule "ssh" (FILE:LINE)", or "rule at FILE:LINE". */
 static int print_rule(FILE *f, const struct dg_rule_src *r)
 {
@@ -374,11 +470,28 @@ static int print_rule(FILE *f, const struct dg_rule_src *r)
 		       : fprintf(f, "rule at %s:%d", r->file, r->line);
 }
 
+/* print_rule, as a string: NULL on ENOMEM. */
+static char *rule_text(const struct dg_rule_src *r)
+{
+	char *s = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&s, &len);
+
+	if (!f)
+		return NULL;
+	if ((print_rule(f, r) < 0) | (fclose(f) != 0)) {
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
 /* The rules whose users no rule for p's service covers (those with
  * no_new_privs left out where p is reached set-user-ID), as one clause;
- * NULL when none (or on ENOMEM, with *oom). */
+ * NULL when none (or on ENOMEM, with *oom).  *nnp: one of them sets
+ * no_new_privs. */
 static char *uncovered_rules(const struct dg_config *cfg,
-			     const struct dg_program *p, bool *oom)
+			     const struct dg_program *p, bool *oom, bool *nnp)
 {
 	char *s = NULL;
 	size_t len = 0, n = 0;
@@ -390,6 +503,7 @@ static char *uncovered_rules(const struct dg_config *cfg,
 
 		if ((r->no_new_privs && p->setuid) || covered(cfg, p->service, r))
 			continue;
+		*nnp |= r->no_new_privs;
 		bad |= fprintf(f, "%s", n++ ? ", " : "") < 0 ||
 		       print_rule(f, r) < 0;
 	}
@@ -497,8 +611,8 @@ static int lint_unnamed(const struct dg_config *cfg,
 			const struct dg_service_stack *s,
 			const struct dg_program *p, struct dg_diags *d)
 {
-	bool oom = false, star = false, disarmed = p->setuid;
-	_cleanup_free_ char *rules = uncovered_rules(cfg, p, &oom);
+	bool oom = false, star = false, disarmed = p->setuid, nnp = false;
+	_cleanup_free_ char *rules = uncovered_rules(cfg, p, &oom, &nnp);
 	enum dg_trim t = DG_TRIM_YES;
 
 	if (oom)
@@ -506,7 +620,7 @@ static int lint_unnamed(const struct dg_config *cfg,
 	for (size_t i = 0; i < cfg->rules.n; i++) {
 		const struct dg_rule_src *r = &cfg->rules.v[i];
 
-		if (!strings_has(&r->services, "*"))
+		if (!dg_strlist_has(&r->services, "*"))
 			continue;
 		star = true;
 		/* set-user-ID, and every session it could start from runs
@@ -516,11 +630,11 @@ static int lint_unnamed(const struct dg_config *cfg,
 	if (star)
 		t = judge_and_report(s, p, d);
 	if (rules)
-		dg_diag_add(d, DG_WARNING, s->stack.file, 0,
+		dg_diag_add(d, nnp ? DG_ERROR : DG_WARNING, s->stack.file, 0,
 			    "a way back in: %s starts their processes with "
 			    "every group, as no rule for service \"%s\" "
-			    "matches the users of %s",
-			    p->name, p->service, rules);
+			    "matches the users of %s%s",
+			    p->name, p->service, rules, nnp ? NNP_MEANT : "");
 	else if (star && t == DG_TRIM_NO_LINE && !disarmed)
 		dg_diag_add(d, DG_WARNING, s->stack.file, 0,
 			    "a way back in: a rule matches every service, but "
@@ -528,6 +642,81 @@ static int lint_unnamed(const struct dg_config *cfg,
 			    "starts processes with every group; %s%s",
 			    p->name, p->fix ? "use " : "",
 			    p->fix ? p->fix : p->instead);
+	return 0;
+}
+
+/* Might r and c match one user, by what they write?  A "%group" may
+ * hold anyone. */
+static bool may_share_users(const struct dg_rule_src *c,
+			    const struct dg_rule_src *r)
+{
+	if (everyone(c) || everyone(r))
+		return true;
+	for (size_t i = 0; i < r->users.n; i++)
+		if (r->users.v[i][0] == '%' ||
+		    dg_strlist_has(&c->users, r->users.v[i]))
+			return true;
+	for (size_t i = 0; i < c->users.n; i++)
+		if (c->users.v[i][0] == '%')
+			return true;
+	return false;
+}
+
+/* The rule for p's service that r's users reach first, for each of
+ * them, must drop what r drops: else p gives it back.  Rules are
+ * tried in order, so each rule for the service up to the one that
+ * covers all of r's users (or r itself) applies to some of them. */
+static int lint_kept_by(const struct dg_config *cfg,
+			const struct dg_service_stack *s,
+			const struct dg_program *p, const struct dg_rule_src *r,
+			struct dg_diags *d)
+{
+	for (size_t i = 0; i < cfg->rules.n; i++) {
+		const struct dg_rule_src *c = &cfg->rules.v[i];
+		_cleanup_free_ char *kept = NULL, *label = NULL;
+		size_t len = 0;
+		FILE *f;
+		int n;
+
+		if (!matches_service(c, p->service))
+			continue;
+		if (c == r)
+			break;
+		if (!may_share_users(c, r))
+			continue;
+		if (!(f = open_memstream(&kept, &len)))
+			return -ENOMEM;
+		n = kept_by(f, cfg, c, r);
+		if (fclose(f) != 0 || n < 0 ||
+		    (n > 0 && !(label = rule_text(r))))
+			return -ENOMEM;
+		if (n > 0)
+			dg_diag_add(d, r->no_new_privs ? DG_ERROR : DG_WARNING,
+				    c->file, c->line,
+				    "a way back in: %s applies this rule to "
+				    "the users of %s, and this rule keeps %s, "
+				    "which that rule drops%s",
+				    p->name, label, kept,
+				    r->no_new_privs ? NNP_MEANT : "");
+		if (covers_users(c, r))
+			break;
+	}
+	return 0;
+}
+
+static int lint_kept(const struct dg_config *cfg,
+		     const struct dg_service_stack *s,
+		     const struct dg_program *p, struct dg_diags *d)
+{
+	for (size_t i = 0; i < cfg->rules.n; i++) {
+		const struct dg_rule_src *r = &cfg->rules.v[i];
+		int e;
+
+		if (r->no_new_privs && p->setuid)
+			continue;
+		if ((e = lint_kept_by(cfg, s, p, r, d)) < 0)
+			return e;
+	}
 	return 0;
 }
 
@@ -545,6 +734,10 @@ int dg_ways_lint(const struct dg_config *cfg, const char *policy_path,
 			lint_named(s, r, diags);
 		else if (p && p->user_reaches && s->status == 0 &&
 			 lint_unnamed(cfg, s, p, diags) < 0)
+			return -ENOMEM;
+		/* where no line can trim (atd), no rule applies: reported */
+		if (p && p->user_reaches && p->fix && s->status == 0 &&
+		    lint_kept(cfg, s, p, diags) < 0)
 			return -ENOMEM;
 	}
 	return 0;
@@ -598,8 +791,86 @@ static int add_way(struct dg_strlist *out, const char *fmt, ...)
 	return 0;
 }
 
-/* The way through p, if it is open for the plan's user: 0 or -ENOMEM. */
-static int way_through(struct dg_plan *plan, const struct dg_program *p,
+/* The gids `mine` drops that rule keeps for the plan's user, as labels
+ * ("audio(1003), video(1004)") into *given; NULL when none.  0,
+ * -ENOMEM, or another -errno when NSS could not name *failed. */
+static int given_back(const struct dg_plan *plan, const struct dg_rule *rule,
+		      const struct dg_outcome *mine, char **given,
+		      gid_t *failed)
+{
+	struct dg_plan there = *plan;
+	struct dg_outcome o = {0};
+	const struct dg_decision *d = &mine->decision;
+	char *s = NULL;
+	size_t len = 0, n = 0;
+	FILE *f;
+	int r;
+
+	*given = NULL;
+	there.rule = rule;
+	r = dg_plan_decide(&there, plan->user.groups.v, plan->user.groups.n,
+			   &mine->names, &o, failed);
+	if (r < 0)
+		return r;
+	if (!(f = open_memstream(&s, &len))) {
+		dg_plan_outcome_free(&o);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < d->n_verdicts && r == 0; i++) {
+		gid_t gid = d->verdicts[i].gid;
+		_cleanup_free_ char *label = NULL;
+
+		if (d->verdicts[i].kept ||
+		    !dg_gids_contains(&o.decision.groups, gid))
+			continue;
+		if (!(label = dg_nss_group_label(gid)) ||
+		    fprintf(f, "%s%s", n++ ? ", " : "", label) < 0)
+			r = -ENOMEM;
+	}
+	dg_plan_outcome_free(&o);
+	if (fclose(f) != 0 && r == 0)
+		r = -ENOMEM;
+	if (r < 0 || n == 0)
+		free(s);
+	else
+		*given = s;
+	return r;
+}
+
+/* p's stack trims under rule: open if rule keeps a group the plan's
+ * own rule drops.  0 or -ENOMEM. */
+static int other_rule(const struct dg_plan *plan, const struct dg_outcome *mine,
+		      const struct dg_program *p, const struct dg_rule *rule,
+		      struct dg_strlist *out)
+{
+	_cleanup_free_ char *given = NULL, *name = NULL;
+	gid_t failed = 0;
+	int r;
+
+	if (rule == plan->rule)
+		return 0; /* the same rule: the same decision */
+	if (!(name = rule_text(rule->src)))
+		return -ENOMEM;
+	r = mine ? given_back(plan, rule, mine, &given, &failed) : -EIO;
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0)
+		return add_way(out,
+			       "%s: %s applies there, and which groups it "
+			       "keeps cannot be told now (NSS could not "
+			       "name gid %u), so it is counted as open",
+			       p->name, name, (unsigned)failed);
+	if (!given)
+		return 0;
+	return add_way(out, "%s: %s applies there, and keeps %s", p->name, name,
+		       given);
+}
+
+/* The way through p, if it is open for the plan's user: 0 or -ENOMEM.
+ * mine: the decision under the plan's own rule, or NULL when NSS could
+ * not make it (then any other rule is counted as open). */
+static int way_through(struct dg_plan *plan, const struct dg_outcome *mine,
+		       const struct dg_program *p,
 		       const struct dg_service_stack *s, struct dg_strlist *out)
 {
 	const char *user = plan->user.name;
@@ -623,7 +894,8 @@ static int way_through(struct dg_plan *plan, const struct dg_program *p,
 			       p->name, p->service, user);
 	j = judge(s, p);
 	if (j.trim == DG_TRIM_YES)
-		return 0;
+		return other_rule(plan, mine, p, &plan->policy.rules[m.rule],
+				  out);
 	if (!p->fix)
 		return add_way(out, "%s: no PAM line can trim (%s); %s",
 			       p->name, p->order, p->instead);
@@ -636,12 +908,12 @@ static int way_through(struct dg_plan *plan, const struct dg_program *p,
 		       p->name, s->stack.file, p->fix);
 }
 
-int dg_ways_open(struct dg_plan *plan, const struct dg_service_stacks *stacks,
-		 struct dg_strlist *out)
+static int ways_open(struct dg_plan *plan, const struct dg_outcome *mine,
+		     const struct dg_program *programs, size_t n,
+		     const struct dg_service_stacks *stacks,
+		     struct dg_strlist *out)
 {
 	bool nnp = plan->rule->src->no_new_privs;
-	size_t n;
-	const struct dg_program *programs = dg_programs(&n);
 
 	if (!nnp && add_way(out, "sg, newgrp: the rule does not set "
 				 "no_new_privs, and these set-user-ID programs "
@@ -656,10 +928,29 @@ int dg_ways_open(struct dg_plan *plan, const struct dg_service_stacks *stacks,
 		if (!s || s->status != 0 || !p->user_reaches ||
 		    (nnp && p->setuid))
 			continue;
-		if (way_through(plan, p, s, out) < 0)
+		if (way_through(plan, mine, p, s, out) < 0)
 			return -ENOMEM;
 	}
 	return 0;
+}
+
+int dg_ways_open(struct dg_plan *plan, const struct dg_service_stacks *stacks,
+		 struct dg_strlist *out)
+{
+	size_t n;
+	const struct dg_program *programs = dg_programs(&n);
+	struct dg_outcome mine = {0};
+	gid_t failed = 0;
+	int r = dg_plan_decide(plan, plan->user.groups.v, plan->user.groups.n,
+			       NULL, &mine, &failed);
+
+	/* NSS could not make the decision explain printed: every other
+	 * rule then counts as open (explain has already failed) */
+	if (r == -ENOMEM)
+		return r;
+	r = ways_open(plan, r == 0 ? &mine : NULL, programs, n, stacks, out);
+	dg_plan_outcome_free(&mine);
+	return r;
 }
 
 void dg_ways_stacks_free(struct dg_service_stacks *s)

@@ -33,13 +33,17 @@ int dg_ways_lint_services(const struct dg_config *cfg, struct dg_strlist *out);
 /* What is wrong with how the stacks carry out the policy at
  * policy_path (as read into cfg), into diags: errors where a line would
  * not do what the policy says, or would let a broken policy through;
- * warnings for ways back in.  0 or -ENOMEM. */
+ * the ways back in (no rule at a program, or one that keeps what a rule
+ * drops), as warnings, or errors for a rule that sets no_new_privs.
+ * 0 or -ENOMEM. */
 int dg_ways_lint(const struct dg_config *cfg, const char *policy_path,
 		 const struct dg_service_stacks *stacks,
 		 struct dg_diags *diags);
 
 /* The ways back in that stay open for plan's user in a session under
- * plan->rule (which must match): one line each, "WHAT: WHY", in out.
+ * plan->rule (which must match): one line each, "WHAT: WHY", in out,
+ * where a program's own rule, decided for the user's groups, keeping a
+ * group plan->rule drops counts as open.
  * What NSS is asked to place the user (dg_plan_match) is kept in
  * plan->user.  0 or -ENOMEM. */
 int dg_ways_open(struct dg_plan *plan, const struct dg_service_stacks *stacks,

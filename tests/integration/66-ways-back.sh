@@ -188,6 +188,44 @@ test_cron_job_is_trimmed_by_an_auth_line_and_not_by_a_session_line() {
 	assert_log err 1 "$POLICY:1: unknown key \"bogus\""
 }
 
+# A rule for cron that applies to alice and keeps what su's rule drops:
+# every job runs with audio, and explain and lint say so, naming cron,
+# the rule and the group; with cron's rule dropping audio too, neither
+# names cron.  Before, any rule that matched counted as closing the way.
+test_a_way_back_is_judged_by_the_rule_that_applies_there() {
+	module_by_name
+	policy <<-'EOF'
+	version = 1;
+	restricting = ( "games-abusers" );
+	rules = ( { name = "desk"; services = [ "su", "su-l" ]; drop = [ "audio" ]; no_new_privs = true; },
+	          { name = "jobs"; services = "cron"; users = "alice"; drop = [ "video" ]; } );
+	EOF
+	use_snippet cron
+	cron_spool
+	echo "@reboot $GROUPS_NOW > /home/alice/cron-groups" |
+		setpriv --reuid alice --regid alice --init-groups crontab - ||
+		fail "crontab refused alice's crontab"
+	run_cron
+	assert_ids "$out" 1001 100 29 46 2003 3000 # audio stays, video goes
+	capture "$DG" explain su alice
+	assert_exit 0
+	assert_in out "^  dropped  audio\(29\) "
+	assert_in out "^  cron \(a crontab job\): rule \"jobs\" \($POLICY:4\) applies there, and keeps audio\(29\)\$"
+	capture "$DG" lint
+	assert_exit 1
+	assert_in err "^$POLICY:4: a way back in: cron \(a crontab job\) applies this rule to the users of rule \"desk\" \($POLICY:3\), and this rule keeps \"audio\", which that rule drops"
+	# the baseline: cron's rule drops audio too, and the way is shut
+	sed -i 's/drop = \[ "video" \]/drop = [ "video", "audio" ]/' "$POLICY"
+	run_cron
+	assert_ids "$out" 1001 100 46 2003 3000
+	capture "$DG" explain su alice
+	assert_exit 0
+	! grep -q '^  cron' "$T/out" || fail "cron drops audio, yet explain calls it open"
+	capture "$DG" lint
+	! grep -q 'cron (a crontab job) applies this rule' "$T/err" ||
+		fail "lint still calls cron's rule a way back"
+}
+
 # run_at: queue a job as alice, then run atd in the foreground until the
 # job's PAM session has closed.
 run_at() {

@@ -7,6 +7,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "config.h"
@@ -288,9 +290,16 @@ static void test_ways_back_in(void **state)
 		       "su -l starts their processes with every group, as no "
 		       "rule for service \"su-l\" matches the users of rule "
 		       "\"ssh\" (" POLICY ":2)");
-	assert_finding(&l.diags, DG_WARNING, "/etc/pam.d/atd", 0,
+	/* the second rule sets no_new_privs: its way back is an error */
+	assert_finding(&l.diags, DG_ERROR, "/etc/pam.d/atd", 0,
 		       "the users of rule \"ssh\" (" POLICY ":2), rule at "
-		       POLICY ":3");
+		       POLICY ":3; a rule that sets no_new_privs");
+	/* cron reaches alice through the second rule, which keeps what
+	 * "ssh" drops */
+	assert_finding(&l.diags, DG_WARNING, POLICY, 3,
+		       "cron (a crontab job) applies this rule to the users of "
+		       "rule \"ssh\" (" POLICY ":2), and this rule keeps "
+		       "\"users\", which that rule drops");
 	/* cron covers alice (and bob); su -l is set-user-ID, and the second
 	 * rule's sessions run under no_new_privs */
 	for (size_t i = 0; i < l.diags.n; i++)
@@ -298,7 +307,7 @@ static void test_ways_back_in(void **state)
 		    (!strcmp(l.diags.v[i].file, "/etc/pam.d/su-l") ||
 		     !strcmp(l.diags.v[i].file, "/etc/pam.d/cron")))
 			assert_null(strstr(l.diags.v[i].message, "rule at"));
-	assert_int_equal(n_of(&l.diags, DG_ERROR), 0);
+	assert_int_equal(n_of(&l.diags, DG_ERROR), 1);
 	done(&l);
 }
 
@@ -360,6 +369,101 @@ static void test_no_new_privs_disarms_a_set_user_id_program(void **state)
 	done(&l);
 }
 
+/* The rule that applies at cron to the users of "desk" (services su),
+ * against what "desk" drops: each case, the finding at cron's rule (line
+ * 3), or none. */
+static void test_the_rule_that_applies_at_a_way_back(void **state)
+{
+	static const struct {
+		const char *desk, *cron, *kept; /* kept NULL: no finding */
+	} cases[] = {
+		{"drop = [ \"audio\" ];", "drop = [ \"audio\", \"video\" ];", NULL},
+		{"drop = [ \"audio\" ];", "drop = [ \"video\" ];", "keeps \"audio\""},
+		{"drop = ( \"audio\", 44 );", "drop = [ \"audio\" ];", "keeps 44,"},
+		/* a name may be any gid: 29 is not surely "audio" */
+		{"drop = [ \"audio\" ];", "drop = [ 29 ];", "keeps \"audio\""},
+		{"drop = [ \"audio\" ];", "drop = \"*\";", NULL},
+		{"drop = [ \"audio\" ];", "keep = [ \"users\" ];", NULL},
+		{"drop = [ \"audio\" ];", "keep = [ \"AUDIO\" ];", "keeps \"audio\""},
+		{"drop = [ \"audio\" ];", "keep = [ 29 ];", "keeps \"audio\""},
+		{"drop = [ \"audio\" ];", "keep = \"*\";", "keeps \"audio\""},
+		{"drop = \"*\";", "drop = [ \"audio\" ];", "keeps every group it does not name"},
+		{"drop = \"*\";", "keep = [ \"users\" ];", "keeps \"users\""},
+		{"drop = \"*\";", "keep = [ ];", NULL},
+		{"keep = [ \"users\" ];", "keep = [ \"users\" ];", NULL},
+		{"keep = [ \"users\" ];", "keep = [ \"users\", \"audio\" ];", "keeps \"audio\""},
+		{"keep = [ \"users\" ];", "drop = [ \"audio\" ];", "keeps every group it does not name"},
+		{"keep = \"*\";", "drop = [ ];", NULL},
+		/* a restricting group is kept under every rule */
+		{"drop = [ \"audio\", \"games\" ];", "drop = [ \"audio\" ];", NULL},
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		struct fake_file files[] = {
+			{"su", "session required pam_dropgroups.so\n"},
+			{"cron", "auth required pam_dropgroups.so\n"},
+		};
+		_cleanup_free_ char *policy = NULL;
+		struct linted l;
+		bool found = false;
+
+		assert_true(asprintf(&policy,
+				     "version = 1; restricting = ( \"games\" );\n"
+				     "rules = ( { name = \"desk\"; services = \"su\"; "
+				     "%s no_new_privs = true; },\n"
+				     "  { services = \"cron\"; %s } );\n",
+				     cases[i].desk, cases[i].cron) > 0);
+		lint(&l, policy, files, 2);
+		for (size_t k = 0; k < l.diags.n; k++) {
+			const struct dg_diag *g = &l.diags.v[k];
+
+			if (!strstr(g->message, "cron (a crontab job) applies "
+						"this rule"))
+				continue;
+			print_message("case %zu: %s\n", i, g->message);
+			assert_int_equal(g->line, 3);
+			assert_int_equal(g->severity, DG_ERROR);
+			assert_non_null(cases[i].kept);
+			assert_non_null(strstr(g->message, cases[i].kept));
+			found = true;
+		}
+		if (cases[i].kept && !found)
+			fail_msg("case %zu: no finding at cron", i);
+		done(&l);
+	}
+}
+
+/* Users by name: a rule for other users before the one that covers
+ * alice is passed by; a "%group" or "*" may hold her, and is judged. */
+static void test_the_first_rule_for_each_user_applies(void **state)
+{
+	static const struct fake_file files[] = {
+		{"su", "session required pam_dropgroups.so\n"},
+		{"cron", "auth required pam_dropgroups.so\n"},
+	};
+	struct linted l;
+
+	(void)state;
+	lint(&l,
+	     "version = 1; restricting = ( );\n"
+	     "rules = ( { name = \"desk\"; services = \"su\"; users = \"alice\"; "
+	     "drop = [ \"audio\" ]; },\n"
+	     "  { services = \"cron\"; users = \"bob\"; keep = \"*\"; },\n"
+	     "  { services = \"cron\"; users = \"%staff\"; keep = \"*\"; },\n"
+	     "  { services = \"cron\"; users = \"alice\"; keep = \"*\"; },\n"
+	     "  { services = \"cron\"; keep = \"*\"; } );\n",
+	     files, 2);
+	assert_finding(&l.diags, DG_WARNING, POLICY, 4,
+		       "cron (a crontab job) applies this rule to the users "
+		       "of rule \"desk\"");
+	assert_finding(&l.diags, DG_WARNING, POLICY, 5, "keeps \"audio\"");
+	for (size_t k = 0; k < l.diags.n; k++)
+		if (l.diags.v[k].line == 3 || l.diags.v[k].line == 6)
+			assert_null(strstr(l.diags.v[k].message, "applies this"));
+	done(&l);
+}
+
 static void test_every_program_has_a_line_or_a_way_out(void **state)
 {
 	size_t n;
@@ -390,6 +494,8 @@ int main(void)
 		cmocka_unit_test(test_arguments_the_module_refuses),
 		cmocka_unit_test(test_sudo_needs_system_err_and_sshd_an_account_line),
 		cmocka_unit_test(test_ways_back_in),
+		cmocka_unit_test(test_the_rule_that_applies_at_a_way_back),
+		cmocka_unit_test(test_the_first_rule_for_each_user_applies),
 		cmocka_unit_test(test_atd_has_no_line_that_trims),
 		cmocka_unit_test(test_star_rule_and_a_stack_without_the_module),
 		cmocka_unit_test(test_every_program_has_a_line_or_a_way_out),
