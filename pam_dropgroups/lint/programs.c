@@ -10,7 +10,7 @@
 
 /* su, su -l, runuser and runuser -l: initgroups, pam_setcred and
  * pam_open_session in one process, which then forks the shell. */
-#define SU_LIKE(svc, label, is_setuid, reached)                                \
+#define SU_LIKE(svc, label, is_setuid, reached, same)                          \
 	{                                                                      \
 		.service = svc, .name = label,                                 \
 		.effect = {[AUTH] = DG_EFFECT_TRIMS,                           \
@@ -21,9 +21,10 @@
 			 "shell",                                              \
 		.fix = "session required pam_dropgroups.so",                   \
 		.setuid = is_setuid, .user_reaches = reached,                  \
+		.same_program = same,                                          \
 	}
 
-#define SUDO_LIKE(svc, label)                                                  \
+#define SUDO_LIKE(svc, label, same)                                            \
 	{                                                                      \
 		.service = svc, .name = label,                                 \
 		.effect = {[AUTH] = DG_EFFECT_FAILS_OPEN,                      \
@@ -35,7 +36,7 @@
 			 "ignores)",                                           \
 		.fix = "session required pam_dropgroups.so system_err",        \
 		.session_needs_system_err = true, .setuid = true,              \
-		.user_reaches = true,                                          \
+		.user_reaches = true, .same_program = same,                    \
 	}
 
 static const struct dg_program programs[] = {
@@ -64,12 +65,12 @@ static const struct dg_program programs[] = {
 		.needs_account = true,
 		.user_reaches = true,
 	},
-	SU_LIKE("su", "su", true, true),
-	SU_LIKE("su-l", "su -l", true, true),
-	SUDO_LIKE("sudo", "sudo"),
-	SUDO_LIKE("sudo-i", "sudo -i"),
-	SU_LIKE("runuser", "runuser", false, false),
-	SU_LIKE("runuser-l", "runuser -l", false, false),
+	SU_LIKE("su", "su", true, true, NULL),
+	SU_LIKE("su-l", "su -l", true, true, "su"),
+	SUDO_LIKE("sudo", "sudo", NULL),
+	SUDO_LIKE("sudo-i", "sudo -i", "sudo"),
+	SU_LIKE("runuser", "runuser", false, false, NULL),
+	SU_LIKE("runuser-l", "runuser -l", false, false, "runuser"),
 	{
 		.service = "cron",
 		.name = "cron (a crontab job)",

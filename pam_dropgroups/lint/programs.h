@@ -41,6 +41,10 @@ struct dg_program {
 	bool setuid;
 	/* a user can reach it without root's help */
 	bool user_reaches;
+	/* the service of the same program run another way (su for su -l):
+	 * where that one has a stack and this one none, the program is
+	 * installed, and libpam runs "other" for it */
+	const char *same_program;
 };
 
 /* The table, in the order people meet the programs. */

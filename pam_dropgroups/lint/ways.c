@@ -129,6 +129,32 @@ static bool line_fails_open(const struct dg_program *p, const char *service,
 
 /* --- one service's stack --- */
 
+static const struct dg_service_stack *
+find_stack(const struct dg_service_stacks *stacks, const char *service)
+{
+	for (size_t i = 0; i < stacks->n; i++)
+		if (strcmp(stacks->v[i].service, service) == 0)
+			return &stacks->v[i];
+	return NULL;
+}
+
+/* Is p on this host, with s its stack?  It is where s was read; and
+ * where s is "other"'s, when the same program run another way has a
+ * stack of its own (su -l, when su has one: libpam runs "other"). */
+static bool installed(const struct dg_service_stacks *stacks,
+		      const struct dg_service_stack *s,
+		      const struct dg_program *p)
+{
+	const struct dg_service_stack *same;
+
+	if (s->status == 0)
+		return true;
+	if (s->status != -ENOENT || !s->stack.file || !p || !p->same_program)
+		return false;
+	same = find_stack(stacks, p->same_program);
+	return same && same->status == 0;
+}
+
 /* What a service's stack does with the module, for a rule that matches
  * it. */
 enum dg_trim {
@@ -317,6 +343,22 @@ static enum dg_trim judge_and_report(const struct dg_service_stack *s,
 /* Said of a way back in for a rule that sets no_new_privs: its drops are
  * meant to hold, so the way back is an error, not a warning. */
 #define NNP_MEANT "; a rule that sets no_new_privs means its drops to hold"
+
+/* How a way back in through p is reported, for rules of which one sets
+ * no_new_privs (nnp).  Where no PAM line can trim (atd), what closes it
+ * is a file lint does not read (at.deny): a warning, saying so. */
+static enum dg_severity way_severity(const struct dg_program *p, bool nnp)
+{
+	return nnp && p->fix ? DG_ERROR : DG_WARNING;
+}
+
+static const char *way_suffix(const struct dg_program *p, bool nnp)
+{
+	if (!p->fix)
+		return "; lint does not read those files, so this stays a "
+		       "warning";
+	return nnp ? NNP_MEANT : "";
+}
 
 static bool everyone(const struct dg_rule_src *r)
 {
@@ -605,44 +647,67 @@ static void lint_named(const struct dg_service_stack *s,
 			    s->service);
 }
 
+/* The rules whose users no rule for p's service matches: a way back in
+ * through p.  1 if there were any, 0, or -ENOMEM. */
+static int lint_uncovered(const struct dg_config *cfg,
+			  const struct dg_service_stack *s,
+			  const struct dg_program *p, struct dg_diags *d)
+{
+	bool oom = false, nnp = false;
+	_cleanup_free_ char *rules = uncovered_rules(cfg, p, &oom, &nnp);
+
+	if (oom)
+		return -ENOMEM;
+	if (!rules)
+		return 0;
+	dg_diag_add(d, way_severity(p, nnp), s->stack.file, 0,
+		    "a way back in: %s starts their processes with every "
+		    "group, as no rule for service \"%s\" matches the users "
+		    "of %s%s%s%s",
+		    p->name, p->service, rules, p->fix ? "" : "; ",
+		    p->fix ? "" : p->instead, way_suffix(p, nnp));
+	return 1;
+}
+
 /* A program of the table that no rule names: a way back in, unless
  * rules for "*" cover it and its stack trims. */
 static int lint_unnamed(const struct dg_config *cfg,
 			const struct dg_service_stack *s,
 			const struct dg_program *p, struct dg_diags *d)
 {
-	bool oom = false, star = false, disarmed = p->setuid, nnp = false;
-	_cleanup_free_ char *rules = uncovered_rules(cfg, p, &oom, &nnp);
+	bool star = false, disarmed = p->setuid, nnp = false;
 	enum dg_trim t = DG_TRIM_YES;
+	int r = lint_uncovered(cfg, s, p, d);
 
-	if (oom)
-		return -ENOMEM;
+	if (r < 0)
+		return r;
 	for (size_t i = 0; i < cfg->rules.n; i++) {
-		const struct dg_rule_src *r = &cfg->rules.v[i];
+		const struct dg_rule_src *rule = &cfg->rules.v[i];
 
-		if (!dg_strlist_has(&r->services, "*"))
+		if (!dg_strlist_has(&rule->services, "*"))
 			continue;
 		star = true;
+		nnp |= rule->no_new_privs;
 		/* set-user-ID, and every session it could start from runs
 		 * under no_new_privs */
-		disarmed &= r->no_new_privs;
+		disarmed &= rule->no_new_privs;
 	}
 	if (star)
 		t = judge_and_report(s, p, d);
-	if (rules)
-		dg_diag_add(d, nnp ? DG_ERROR : DG_WARNING, s->stack.file, 0,
-			    "a way back in: %s starts their processes with "
-			    "every group, as no rule for service \"%s\" "
-			    "matches the users of %s%s",
-			    p->name, p->service, rules, nnp ? NNP_MEANT : "");
-	else if (star && t == DG_TRIM_NO_LINE && !disarmed)
-		dg_diag_add(d, DG_WARNING, s->stack.file, 0,
+	if (r == 0 && star && t == DG_TRIM_NO_LINE && !disarmed)
+		dg_diag_add(d, way_severity(p, nnp), s->stack.file, 0,
 			    "a way back in: a rule matches every service, but "
 			    "this stack has no pam_dropgroups line, so %s "
-			    "starts processes with every group; %s%s",
+			    "starts processes with every group; %s%s%s",
 			    p->name, p->fix ? "use " : "",
-			    p->fix ? p->fix : p->instead);
+			    p->fix ? p->fix : p->instead, way_suffix(p, nnp));
 	return 0;
+}
+
+/* Does r drop any group, by what it writes? */
+static bool drops_some(const struct dg_rule_src *r)
+{
+	return r->mode == DG_MODE_DROP ? r->groups.n > 0 : !all_of(r);
 }
 
 /* Might r and c match one user, by what they write?  A "%group" may
@@ -690,6 +755,16 @@ static int lint_kept_by(const struct dg_config *cfg,
 		if (fclose(f) != 0 || n < 0 ||
 		    (n > 0 && !(label = rule_text(r))))
 			return -ENOMEM;
+		if (n == 0 && r->no_new_privs && !c->no_new_privs &&
+		    drops_some(r) && !(label = rule_text(r)))
+			return -ENOMEM;
+		if (n == 0 && label)
+			dg_diag_add(d, DG_ERROR, c->file, c->line,
+				    "a way back in: %s applies this rule to the "
+				    "users of %s, and this rule does not set "
+				    "no_new_privs: from there sg and newgrp "
+				    "give back what that rule drops" NNP_MEANT,
+				    p->name, label);
 		if (n > 0)
 			dg_diag_add(d, r->no_new_privs ? DG_ERROR : DG_WARNING,
 				    c->file, c->line,
@@ -729,14 +804,18 @@ int dg_ways_lint(const struct dg_config *cfg, const char *policy_path,
 		const struct dg_service_stack *s = &stacks->v[i];
 		const struct dg_rule_src *r = naming_rule(cfg, s->service);
 		const struct dg_program *p = dg_programs_find(s->service);
+		bool here = installed(stacks, s, p);
 
 		if (r)
 			lint_named(s, r, diags);
-		else if (p && p->user_reaches && s->status == 0 &&
-			 lint_unnamed(cfg, s, p, diags) < 0)
+		if (r && p && p->user_reaches && here &&
+		    lint_uncovered(cfg, s, p, diags) < 0)
+			return -ENOMEM;
+		if (!r && p && p->user_reaches && here &&
+		    lint_unnamed(cfg, s, p, diags) < 0)
 			return -ENOMEM;
 		/* where no line can trim (atd), no rule applies: reported */
-		if (p && p->user_reaches && p->fix && s->status == 0 &&
+		if (p && p->user_reaches && p->fix && here &&
 		    lint_kept(cfg, s, p, diags) < 0)
 			return -ENOMEM;
 	}
@@ -764,15 +843,6 @@ int dg_ways_lint_services(const struct dg_config *cfg, struct dg_strlist *out)
 }
 
 /* --- explain --- */
-
-static const struct dg_service_stack *
-find_stack(const struct dg_service_stacks *stacks, const char *service)
-{
-	for (size_t i = 0; i < stacks->n; i++)
-		if (strcmp(stacks->v[i].service, service) == 0)
-			return &stacks->v[i];
-	return NULL;
-}
 
 static int add_way(struct dg_strlist *out, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -860,10 +930,18 @@ static int other_rule(const struct dg_plan *plan, const struct dg_outcome *mine,
 			       "keeps cannot be told now (NSS could not "
 			       "name gid %u), so it is counted as open",
 			       p->name, name, (unsigned)failed);
-	if (!given)
-		return 0;
-	return add_way(out, "%s: %s applies there, and keeps %s", p->name, name,
-		       given);
+	if (given)
+		return add_way(out, "%s: %s applies there, and keeps %s",
+			       p->name, name, given);
+	/* the same groups go, but from there a set-user-ID sg gives them
+	 * back: this rule's no_new_privs holds only in its own sessions */
+	if (mine->decision.changed && plan->rule->src->no_new_privs &&
+	    !rule->src->no_new_privs)
+		return add_way(out, "%s: %s applies there, without "
+				    "no_new_privs: from there sg and newgrp "
+				    "give back what this rule drops",
+			       p->name, name);
+	return 0;
 }
 
 /* The way through p, if it is open for the plan's user: 0 or -ENOMEM.
@@ -925,7 +1003,7 @@ static int ways_open(struct dg_plan *plan, const struct dg_outcome *mine,
 		const struct dg_service_stack *s = find_stack(stacks, p->service);
 
 		/* not installed, not the user's to use, or disarmed */
-		if (!s || s->status != 0 || !p->user_reaches ||
+		if (!s || !installed(stacks, s, p) || !p->user_reaches ||
 		    (nnp && p->setuid))
 			continue;
 		if (way_through(plan, mine, p, s, out) < 0)

@@ -214,8 +214,9 @@ test_a_way_back_is_judged_by_the_rule_that_applies_there() {
 	capture "$DG" lint
 	assert_exit 1
 	assert_in err "^$POLICY:4: a way back in: cron \(a crontab job\) applies this rule to the users of rule \"desk\" \($POLICY:3\), and this rule keeps \"audio\", which that rule drops"
-	# the baseline: cron's rule drops audio too, and the way is shut
-	sed -i 's/drop = \[ "video" \]/drop = [ "video", "audio" ]/' "$POLICY"
+	# the baseline: cron's rule drops audio too (under no_new_privs, or
+	# sg would give it back there), and the way is shut
+	sed -i 's/drop = \[ "video" \]/drop = [ "video", "audio" ]; no_new_privs = true/' "$POLICY"
 	run_cron
 	assert_ids "$out" 1001 100 46 2003 3000
 	capture "$DG" explain su alice
@@ -224,6 +225,94 @@ test_a_way_back_is_judged_by_the_rule_that_applies_there() {
 	capture "$DG" lint
 	! grep -q 'cron (a crontab job) applies this rule' "$T/err" ||
 		fail "lint still calls cron's rule a way back"
+}
+
+# cron_job CMD: alice's crontab runs CMD at start-up; run_cron runs it.
+cron_job() {
+	cron_spool
+	echo "@reboot $1 > /home/alice/cron-groups" |
+		setpriv --reuid alice --regid alice --init-groups crontab - ||
+		fail "crontab refused alice's crontab"
+}
+
+# A rule names cron, for bob alone: alice, whose su drops audio under
+# no_new_privs, reaches no rule there.  Before, lint looked for users no
+# rule matches only at programs that no rule names.
+test_lint_counts_the_users_no_rule_for_a_named_program_matches() {
+	module_by_name
+	policy <<-'EOF'
+	version = 1;
+	restricting = ( "games-abusers" );
+	rules = ( { name = "desk"; services = [ "su", "su-l" ]; users = "alice"; drop = [ "audio" ]; no_new_privs = true; },
+	          { name = "jobs"; services = "cron"; users = "bob"; drop = [ "audio" ]; no_new_privs = true; } );
+	EOF
+	use_snippet cron
+	cron_job "$GROUPS_NOW"
+	run_cron
+	assert_ids "$out" $ALL
+	capture "$DG" explain su alice
+	assert_in out '^  cron \(a crontab job\): no rule matches service "cron" and user "alice"$'
+	capture "$DG" lint
+	assert_exit 1
+	assert_in err "^/etc/pam.d/cron: a way back in: cron \(a crontab job\) starts their processes with every group, as no rule for service \"cron\" matches the users of rule \"desk\""
+	# the baseline: jobs covers alice too, and drops what desk drops
+	sed -i 's/users = "bob"/users = [ "bob", "alice" ]/' "$POLICY"
+	run_cron
+	assert_ids "$out" 1001 100 44 46 2003 3000
+	capture "$DG" lint
+	! grep -q '^/etc/pam.d/cron: ' "$T/err" || fail "lint still names cron"
+}
+
+# su drops audio under no_new_privs; cron's rule drops it too, without
+# no_new_privs: a job starts without audio, and sg gives it back.  That
+# rule's sessions are a way back, for the groups no_new_privs was to hold.
+test_a_way_back_through_a_rule_without_no_new_privs() {
+	module_by_name
+	policy <<-'EOF'
+	version = 1;
+	restricting = ( "games-abusers" );
+	rules = ( { name = "desk"; services = [ "su", "su-l" ]; drop = [ "audio" ]; no_new_privs = true; },
+	          { name = "rest"; services = "*"; drop = [ "audio" ]; } );
+	EOF
+	use_snippet cron
+	cron_job "($GROUPS_NOW; sg audio -c '$GROUPS_NOW') 2>&1"
+	run_cron
+	cat /home/alice/cron-groups
+	assert_ids "$(sed -n '1s/^Groups://p' /home/alice/cron-groups)" 1001 100 44 46 2003 3000
+	assert_ids "$(sed -n '2s/^Groups://p' /home/alice/cron-groups)" 1001 100 29 44 46 2003 3000
+	capture "$DG" explain su alice
+	assert_in out '^  cron \(a crontab job\): rule "rest" \(.*\) applies there, without no_new_privs: from there sg and newgrp give back what this rule drops$'
+	capture "$DG" lint
+	assert_exit 1
+	assert_in err 'cron \(a crontab job\) applies this rule to the users of rule "desk" .*, and this rule does not set no_new_privs: from there sg and newgrp give back'
+	# the baseline: no_new_privs there too, and sg gets nothing
+	sed -i 's/drop = \[ "audio" \]; }/drop = [ "audio" ]; no_new_privs = true; }/' "$POLICY"
+	run_cron
+	cat /home/alice/cron-groups
+	assert_ids "$(sed -n '1s/^Groups://p' /home/alice/cron-groups)" 1001 100 44 46 2003 3000
+	! sed -n '2p' /home/alice/cron-groups | grep -q '^Groups:.*\b29\b' ||
+		fail "sg gave audio back under no_new_privs"
+	capture "$DG" explain su alice
+	! grep -q '^  cron' "$T/out" || fail "explain still names cron"
+}
+
+# su -l without a stack of its own: libpam runs "other" for it, whose
+# common stacks have no line, so su -l gives every group back.  Before,
+# a program without its own file counted as not installed.
+test_su_l_through_the_other_stack_is_a_way_back() {
+	ways_policy
+	use_snippet su
+	as_alice "python3 $TOP/tests/lib/pty-password.py test su -l alice -c '$GROUPS_NOW'"
+	assert_groups_line 1 $TRIMMED # su-l includes su's stack
+	capture "$DG" explain runuser alice
+	! grep -q '^  su -l' "$T/out" || fail "explain names su -l, which trims"
+	rm /etc/pam.d/su-l
+	as_alice "python3 $TOP/tests/lib/pty-password.py test su -l alice -c '$GROUPS_NOW'"
+	assert_groups_line 1 $ALL
+	capture "$DG" explain runuser alice
+	assert_in out '^  su -l: /etc/pam.d/other has no pam_dropgroups line where it trims'
+	capture "$DG" lint
+	assert_in err '^/etc/pam.d/other: warning: a way back in: a rule matches every service, but this stack has no pam_dropgroups line, so su -l starts'
 }
 
 # run_at: queue a job as alice, then run atd in the foreground until the
