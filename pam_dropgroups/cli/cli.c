@@ -25,6 +25,7 @@
 #include "nsswitch.h"
 #include "pamread.h"
 #include "plan.h"
+#include "sshdconf.h"
 #include "strlist.h"
 #include "util.h"
 #include "ways.h"
@@ -76,6 +77,9 @@ static void usage(FILE *out)
 		DG_DEFAULT_CONFIG);
 	fprintf(out, "  --pam-dir DIR      the PAM stacks (default %s, then %s)\n",
 		DG_PAM_CONF_DIR, DG_PAM_VENDOR_DIR);
+	fprintf(out, "  --sshd-config FILE whether sshd runs its stack "
+		     "(default %s)\n",
+		DG_SSHDCONF_PATH);
 }
 
 static int usage_error(const char *fmt, ...)
@@ -129,17 +133,22 @@ struct opts {
 	const char **drop_in; /* -d, --drop-in FILE (check) */
 	const char **as;      /* --as NAME or PATH (check) */
 	const char **pam_dir; /* --pam-dir DIR (lint, explain) */
+	const char **sshd_config; /* --sshd-config FILE (lint, explain) */
 };
 
-/* getopt's values for --pam-dir and --as, which have no short form */
+/* getopt's values for --pam-dir, --as and --sshd-config, which have no
+ * short form */
 #define OPT_PAM_DIR 'P'
 #define OPT_AS 'A'
+#define OPT_SSHD_CONFIG 'S'
 
 /* "-c", or "--pam-dir": how the user wrote option c. */
-static const char *opt_name(int c, char out[sizeof("--pam-dir")])
+static const char *opt_name(int c, char out[sizeof("--sshd-config")])
 {
 	if (c == OPT_PAM_DIR)
 		return strcpy(out, "--pam-dir");
+	if (c == OPT_SSHD_CONFIG)
+		return strcpy(out, "--sshd-config");
 	if (c == OPT_AS)
 		return strcpy(out, "--as");
 	out[0] = '-';
@@ -158,11 +167,12 @@ static int parse_opts(int argc, char **argv, const struct opts *o)
 		{"drop-in", required_argument, NULL, 'd'},
 		{"pam-dir", required_argument, NULL, OPT_PAM_DIR},
 		{"as", required_argument, NULL, OPT_AS},
+		{"sshd-config", required_argument, NULL, OPT_SSHD_CONFIG},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
 	bool seen[UCHAR_MAX + 1] = {false};
-	char name[sizeof("--pam-dir")];
+	char name[sizeof("--sshd-config")];
 	int c;
 
 	optind = 1;
@@ -172,6 +182,7 @@ static int parse_opts(int argc, char **argv, const struct opts *o)
 				      : c == 'd' ? o->drop_in
 				      : c == OPT_PAM_DIR ? o->pam_dir
 				      : c == OPT_AS	 ? o->as
+				      : c == OPT_SSHD_CONFIG ? o->sshd_config
 						 : NULL;
 
 		if (c == 'h') {
@@ -286,9 +297,44 @@ static struct dg_pam_dirs pam_dirs(const char *pam_dir)
 				    .vendor = DG_PAM_VENDOR_DIR};
 }
 
+/* Whether sshd, configured by path, runs its PAM stack: *why NULL when
+ * it does (or does not start at all: no file), else why not, as a
+ * clause, and where that is decided.  0 or -ENOMEM. */
+static int sshd_not_run(const char *path, char **why, char **file, int *line)
+{
+	struct dg_sshdconf c;
+	int r = dg_sshdconf_read(path, DG_SSHDCONF_DIR, &c);
+
+	*why = *file = NULL;
+	*line = 0;
+	if (r < 0)
+		return r;
+	if (c.pam == DG_SSHDCONF_NO_PAM && c.line)
+		*why = strdup("UsePAM is \"no\", so sshd runs no PAM stack");
+	else if (c.pam == DG_SSHDCONF_NO_PAM)
+		*why = strdup("no line sets UsePAM, whose default is \"no\", "
+			      "so sshd runs no PAM stack");
+	else if (c.pam == DG_SSHDCONF_UNKNOWN &&
+		 asprintf(why, "whether sshd runs its PAM stack cannot be "
+			       "told (%s), so it is counted as running none",
+			  c.why) < 0)
+		*why = NULL; /* undefined after a failed asprintf */
+	if (*why) {
+		*file = DG_TAKE(c.file);
+		*line = c.line;
+	} else if (c.pam == DG_SSHDCONF_NO_PAM ||
+		   c.pam == DG_SSHDCONF_UNKNOWN) {
+		r = -ENOMEM;
+	}
+	dg_sshdconf_free(&c);
+	return r;
+}
+
 /* Read one service's stack into *s, or "other"'s where it has none, as
- * libpam would.  0 or -ENOMEM; other failures are in diags. */
-static int read_stack(const struct dg_pam_dirs *dirs, const char *service,
+ * libpam would; for sshd, whether it runs it at all (sshd_config).  0 or
+ * -ENOMEM; other failures are in diags. */
+static int read_stack(const struct dg_pam_dirs *dirs,
+		      const char *sshd_config, const char *service,
 		      struct dg_service_stack *s, struct dg_diags *diags)
 {
 	struct dg_pam_reader rd = dg_pamread_dirs(dirs);
@@ -311,20 +357,27 @@ static int read_stack(const struct dg_pam_dirs *dirs, const char *service,
 		s->status = r;
 		r = 0;
 	}
+	if (r == 0 && strcmp(service, "sshd") == 0)
+		r = sshd_not_run(sshd_config, &s->not_run, &s->not_run_file,
+				 &s->not_run_line);
 	return r;
 }
 
 static int read_stacks(const struct dg_pam_dirs *dirs,
+		       const char *sshd_config,
 		       const struct dg_strlist *services,
 		       struct dg_service_stacks *out, struct dg_diags *diags)
 {
 	for (size_t i = 0; i < services->n; i++) {
 		struct dg_service_stack s;
-		int r = read_stack(dirs, services->v[i], &s, diags);
+		int r = read_stack(dirs, sshd_config, services->v[i], &s,
+				   diags);
 
 		if (r == 0 && (r = DG_APPEND(out, s)) == 0)
 			continue;
 		free(s.service);
+		free(s.not_run);
+		free(s.not_run_file);
 		dg_pamstack_free(&s.stack);
 		return r;
 	}
@@ -333,7 +386,8 @@ static int read_stacks(const struct dg_pam_dirs *dirs,
 
 /* Lint the stacks against a loaded policy: 0 or -ENOMEM. */
 static int lint(const char *config, const struct dg_config *cfg,
-		const char *pam_dir, struct dg_diags *diags, size_t *n_read)
+		const char *pam_dir, const char *sshd_config,
+		struct dg_diags *diags, size_t *n_read)
 {
 	struct dg_pam_dirs dirs = pam_dirs(pam_dir);
 	struct dg_strlist services = {0};
@@ -341,7 +395,8 @@ static int lint(const char *config, const struct dg_config *cfg,
 	int r;
 
 	if ((r = dg_ways_lint_services(cfg, &services)) == 0 &&
-	    (r = read_stacks(&dirs, &services, &stacks, diags)) == 0)
+	    (r = read_stacks(&dirs, sshd_config, &services, &stacks,
+			      diags)) == 0)
 		r = dg_ways_lint(cfg, config, &stacks, diags);
 	*n_read = stacks.n;
 	dg_ways_stacks_free(&stacks);
@@ -361,13 +416,15 @@ static size_t count(const struct dg_diags *d, enum dg_severity sev)
 static int cmd_lint(int argc, char **argv)
 {
 	const char *config = DG_DEFAULT_CONFIG, *pam_dir = NULL;
+	const char *sshd_config = DG_SSHDCONF_PATH;
 	struct dg_diags diags = {0};
 	struct dg_config cfg = {0};
 	struct dg_policy policy = {0};
 	size_t n_read = 0;
 	int ret = parse_opts_only(argc, argv,
 				  &(struct opts){.config = &config,
-						 .pam_dir = &pam_dir});
+						 .pam_dir = &pam_dir,
+						 .sshd_config = &sshd_config});
 	int r;
 
 	if (ret != EXIT_OK)
@@ -375,7 +432,7 @@ static int cmd_lint(int argc, char **argv)
 	/* the stacks are judged against the policy: a broken one first */
 	r = dg_load_policy(config, NULL, NULL, false, &cfg, &policy, &diags);
 	if (r == 0)
-		r = lint(config, &cfg, pam_dir, &diags, &n_read);
+		r = lint(config, &cfg, pam_dir, sshd_config, &diags, &n_read);
 	dg_diag_unique(&diags);
 	print_diags(&diags);
 	if (r == 0)
@@ -391,7 +448,8 @@ static int cmd_lint(int argc, char **argv)
 }
 
 /* The ways back in that stay open for the plan's user: 0 or -ENOMEM. */
-static int print_ways(struct dg_plan *plan, const char *pam_dir)
+static int print_ways(struct dg_plan *plan, const char *pam_dir,
+		      const char *sshd_config)
 {
 	struct dg_pam_dirs dirs = pam_dirs(pam_dir);
 	struct dg_strlist services = {0}, ways = {0};
@@ -403,7 +461,9 @@ static int print_ways(struct dg_plan *plan, const char *pam_dir)
 
 	for (size_t i = 0; i < n && r == 0; i++)
 		r = dg_strlist_add(&services, programs[i].service);
-	if (r == 0 && (r = read_stacks(&dirs, &services, &stacks, &ignored)) == 0 &&
+	if (r == 0 &&
+	    (r = read_stacks(&dirs, sshd_config, &services, &stacks,
+			     &ignored)) == 0 &&
 	    (r = dg_ways_open(plan, &stacks, &ways)) == 0) {
 		printf("ways back in that stay open:%s\n",
 		       ways.n ? "" : " none found (dropgroups lint checks them)");
@@ -435,8 +495,32 @@ static void print_verdicts(const struct dg_outcome *o)
 	}
 }
 
+/* For service sshd, when sshd runs no PAM stack, say so before any
+ * verdict: the module never runs there.  0 or -ENOMEM. */
+static int explain_not_run(const char *service, const char *sshd_config)
+{
+	_cleanup_free_ char *why = NULL, *file = NULL;
+	int line, r;
+
+	if (strcmp(service, "sshd") != 0)
+		return 0;
+	if ((r = sshd_not_run(sshd_config, &why, &file, &line)) < 0)
+		return r;
+	if (why && line)
+		printf("the module never runs for service \"sshd\": %s "
+		       "(%s:%d); every group stays, and what follows is what "
+		       "it would decide if it ran\n",
+		       why, file, line);
+	else if (why)
+		printf("the module never runs for service \"sshd\": %s "
+		       "(%s); every group stays, and what follows is what it "
+		       "would decide if it ran\n",
+		       why, file);
+	return 0;
+}
+
 static int explain(struct dg_plan *plan, const char *service,
-		   const char *pam_dir)
+		   const char *pam_dir, const char *sshd_config)
 {
 	struct dg_outcome o = {0};
 	const struct dg_user *u = &plan->user;
@@ -446,6 +530,8 @@ static int explain(struct dg_plan *plan, const char *service,
 
 	printf("service \"%s\", user \"%s\" (uid %u, primary gid %u)\n",
 	       service, u->name, (unsigned)u->uid, (unsigned)u->primary_gid);
+	if (explain_not_run(service, sshd_config) < 0)
+		return failed(-ENOMEM);
 	if (!plan->rule) {
 		printf("no rule matches: the module returns PAM_IGNORE and "
 		       "every group stays\n");
@@ -478,17 +564,20 @@ static int explain(struct dg_plan *plan, const char *service,
 		printf(" %u", (unsigned)o.decision.groups.v[i]);
 	printf("\n");
 	dg_plan_outcome_free(&o);
-	return print_ways(plan, pam_dir) < 0 ? failed(-ENOMEM) : EXIT_OK;
+	return print_ways(plan, pam_dir, sshd_config) < 0 ? failed(-ENOMEM)
+							   : EXIT_OK;
 }
 
 static int cmd_explain(int argc, char **argv)
 {
 	const char *config = DG_DEFAULT_CONFIG, *pam_dir = NULL;
+	const char *sshd_config = DG_SSHDCONF_PATH;
 	struct dg_diags diags = {0};
 	struct dg_plan plan = {0};
 	int first = parse_opts(argc, argv,
 			       &(struct opts){.config = &config,
-					      .pam_dir = &pam_dir});
+					      .pam_dir = &pam_dir,
+					      .sshd_config = &sshd_config});
 	int r, ret;
 
 	if (first < 0)
@@ -501,7 +590,8 @@ static int cmd_explain(int argc, char **argv)
 	r = dg_plan_prepare(config, argv[first], argv[first + 1], true, &plan,
 			    &diags);
 	print_diags(&diags);
-	ret = r < 0 ? failed(r) : explain(&plan, argv[first], pam_dir);
+	ret = r < 0 ? failed(r)
+		    : explain(&plan, argv[first], pam_dir, sshd_config);
 	dg_plan_free(&plan);
 	dg_diag_free(&diags);
 	return ret;
@@ -801,11 +891,11 @@ static const struct verb verbs[] = {
 	 "               to be installed, as one of it, in place of the\n"
 	 "               installed NAME)",
 	 cmd_check},
-	{"lint", "[-c FILE] [--pam-dir DIR]",
+	{"lint", "[-c FILE] [--pam-dir DIR] [--sshd-config FILE]",
 	 "check that the PAM stacks carry the policy out, and name\n"
 	 "               the ways back in they leave open",
 	 cmd_lint},
-	{"explain", "[-c FILE] [--pam-dir DIR] SERVICE USER",
+	{"explain", "[-c FILE] [--pam-dir DIR] [--sshd-config FILE] SERVICE USER",
 	 "show which rule matches SERVICE and USER, which of USER's\n"
 	 "               groups a session would keep or drop, and why, and\n"
 	 "               the ways back in that stay open",

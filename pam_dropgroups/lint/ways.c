@@ -147,7 +147,8 @@ static bool installed(const struct dg_service_stacks *stacks,
 {
 	const struct dg_service_stack *same;
 
-	if (s->status == 0)
+	/* sshd with UsePAM no: installed, whatever its stack */
+	if (s->status == 0 || s->not_run)
 		return true;
 	if (s->status != -ENOENT || !s->stack.file || !p || !p->same_program)
 		return false;
@@ -162,6 +163,7 @@ enum dg_trim {
 	DG_TRIM_NO_LINE,    /* no pam_dropgroups line at all */
 	DG_TRIM_UNDONE,     /* lines, none where they trim */
 	DG_TRIM_FAILS_OPEN, /* trims, but a broken policy gets through */
+	DG_TRIM_NOT_RUN,    /* the program runs no PAM stack at all */
 };
 
 struct judged {
@@ -198,6 +200,10 @@ static struct judged judge(const struct dg_service_stack *s,
 {
 	struct judged j = {0};
 
+	if (s->not_run) {
+		j.trim = DG_TRIM_NOT_RUN;
+		return j;
+	}
 	for (size_t i = 0; i < s->stack.lines.n; i++) {
 		const struct dg_pam_line *l = &s->stack.lines.v[i];
 		enum dg_effect e = effect_of(p, l);
@@ -315,6 +321,14 @@ static enum dg_trim judge_and_report(const struct dg_service_stack *s,
 {
 	struct judged j = judge(s, p);
 
+	/* its lines never run: what they would do does not matter */
+	if (j.trim == DG_TRIM_NOT_RUN) {
+		dg_diag_add(d, DG_ERROR, s->not_run_file, s->not_run_line,
+			    "%s: no rule for service \"%s\" ever applies to "
+			    "its logins, which keep every group",
+			    s->not_run, s->service);
+		return j.trim;
+	}
 	for (size_t i = 0; i < s->stack.lines.n; i++) {
 		const struct dg_pam_line *l = &s->stack.lines.v[i];
 		char *msg = NULL;
@@ -955,6 +969,12 @@ static int way_through(struct dg_plan *plan, const struct dg_outcome *mine,
 	struct dg_match m;
 	struct judged j;
 
+	/* whatever rule would match, the module never runs there */
+	if (s->not_run)
+		return add_way(out, "%s: %s, and its logins keep every group "
+				    "(%s%s%.0d)",
+			       p->name, s->not_run, s->not_run_file,
+			       s->not_run_line ? ":" : "", s->not_run_line);
 	if (dg_plan_match(&plan->policy, p->service, &plan->user, &m) < 0)
 		return -ENOMEM;
 	/* Undecided: the module refuses that login now, but NSS decides
@@ -1035,6 +1055,8 @@ void dg_ways_stacks_free(struct dg_service_stacks *s)
 {
 	for (size_t i = 0; i < s->n; i++) {
 		free(s->v[i].service);
+		free(s->v[i].not_run);
+		free(s->v[i].not_run_file);
 		dg_pamstack_free(&s->v[i].stack);
 	}
 	free(s->v);

@@ -19,6 +19,11 @@ struct dg_service_stack {
 	 * "other"'s (which libpam then uses), or empty if it has none */
 	int status;
 	struct dg_pam_stack stack;
+	/* why the program runs no PAM stack at all (sshd with "UsePAM
+	 * no"), or may not: a clause, and where that is decided
+	 * (not_run_line 0: the whole file).  NULL: it runs the stack. */
+	char *not_run, *not_run_file;
+	int not_run_line;
 };
 
 struct dg_service_stacks {
