@@ -86,3 +86,70 @@ test_sshd_without_the_account_line_lets_a_broken_policy_through() {
 	echo "$lines" | grep -q "$POLICY:1: unknown key \"bogus\"" ||
 		fail "the module logged no failure: $lines"
 }
+
+# sshd_as_installed [CONFIG-LINE...]: restart the test's sshd as Debian
+# runs it, without -f: its config becomes /etc/ssh/sshd_config (in the
+# throwaway /etc/ssh), which includes sshd_config.d/*.conf first, as
+# Debian's does; that directory holds the lines given, in 10-pam.conf.
+# lint and explain read the same files with no option.
+sshd_as_installed() {
+	local pid
+	pid=$(cat /run/sshd.dgtest.pid)
+	kill "$pid"
+	for _ in $(seq 100); do
+		kill -0 "$pid" 2> /dev/null || break
+		sleep 0.05
+	done
+	rm -f /run/sshd.dgtest.pid /etc/ssh/sshd_config.d/*
+	printf '%s\n' "$@" > /etc/ssh/sshd_config.d/10-pam.conf
+	{ echo 'Include /etc/ssh/sshd_config.d/*.conf'
+	  grep -v '^UsePAM' "$T/sshd_config"; } > /etc/ssh/sshd_config
+	/usr/sbin/sshd -t || fail "sshd rejects the installed config"
+	echo "  sshd -T: $(/usr/sbin/sshd -T | grep '^usepam')"
+	/usr/sbin/sshd -E "$T/sshd.log" || fail "sshd did not start"
+	for _ in $(seq 100); do
+		[ -s /run/sshd.dgtest.pid ] && return 0
+		sleep 0.05
+	done
+	fail "sshd wrote no pid file"
+}
+
+# The verdict of lint and explain is what a real ssh login gets: with
+# UsePAM no (or no UsePAM line: sshd's default is no) sshd runs no PAM
+# stack, the module never runs, and the login keeps every group, so
+# lint fails naming the line (or the file) and explain lists sshd as
+# open.  The baseline: the same files with UsePAM yes trim the login,
+# and lint and explain say nothing of sshd.
+test_sshd_without_pam_keeps_every_group_and_lint_and_explain_say_so() {
+	sshd_start
+	use_snippet sshd
+	sshd_as_installed 'UsePAM yes'
+	ssh_alice -- "$SUPP_GROUPS"
+	assert_ids "$out" $TRIMMED
+	capture "$DG" lint
+	assert_exit 0
+	! grep -q 'sshd_config' "$T/err" || fail "lint blames sshd_config"
+	capture "$DG" explain sshd alice
+	assert_exit 0
+	! grep -Eq '^  sshd|never runs' "$T/out" || fail "explain calls sshd open"
+
+	sshd_as_installed 'Port 22' 'UsePAM no' 'UsePAM yes'
+	ssh_alice -- "$SUPP_GROUPS"
+	assert_ids "$out" $ALL
+	capture "$DG" lint
+	assert_exit 1
+	assert_in err '^/etc/ssh/sshd_config.d/10-pam.conf:2: UsePAM is "no", so sshd runs no PAM stack: no rule for service "sshd" ever applies to its logins, which keep every group$'
+	capture "$DG" explain sshd alice
+	assert_exit 0
+	assert_in out '^the module never runs for service "sshd": UsePAM is "no", so sshd runs no PAM stack \(/etc/ssh/sshd_config.d/10-pam.conf:2\)'
+	assert_in out '^  sshd \(ssh to this host\): UsePAM is "no", so sshd runs no PAM stack, and its logins keep every group \(/etc/ssh/sshd_config.d/10-pam.conf:2\)$'
+
+	sshd_as_installed '# no UsePAM line'
+	ssh_alice -- "$SUPP_GROUPS"
+	assert_ids "$out" $ALL
+	capture "$DG" lint
+	assert_exit 1
+	assert_in err '^/etc/ssh/sshd_config: no line sets UsePAM, whose default is "no", so sshd runs no PAM stack'
+	capture "$DG" explain sshd alice
+	assert_in out '^  sshd \(ssh to this host\): no line sets UsePAM'
+}
