@@ -486,6 +486,58 @@ static void test_the_first_rule_for_each_user_applies(void **state)
 	done(&l);
 }
 
+/* The stack of sshd when sshd runs none (UsePAM no, as cli.c reads
+ * sshd_config): relint with not_run set on it. */
+static void relint_not_run(struct linted *l)
+{
+	struct dg_service_stack *s = NULL;
+
+	for (size_t i = 0; i < l->stacks.n; i++)
+		if (strcmp(l->stacks.v[i].service, "sshd") == 0)
+			s = &l->stacks.v[i];
+	assert_non_null(s);
+	s->not_run = strdup("UsePAM is \"no\", so sshd runs no PAM stack");
+	s->not_run_file = strdup("/etc/ssh/sshd_config");
+	s->not_run_line = 7;
+	assert_non_null(s->not_run);
+	assert_non_null(s->not_run_file);
+	dg_diag_free(&l->diags);
+	assert_int_equal(dg_ways_lint(&l->cfg, POLICY, &l->stacks, &l->diags),
+			 0);
+}
+
+/* A stack that does not run trims nothing, whatever its lines: a rule
+ * for sshd (by name or by "*") is then an error at the line of
+ * sshd_config that says so, and the lines themselves are not judged. */
+static void test_a_stack_the_program_does_not_run(void **state)
+{
+	static const char *const policies[] = {
+		"version = 1; restricting = ( );\n"
+		"rules = ( { services = \"sshd\"; drop = \"*\"; "
+		"no_new_privs = true; } );\n",
+		all_closed,
+	};
+	struct linted l;
+
+	(void)state;
+	for (size_t i = 0; i < 2; i++) {
+		LINT(&l, policies[i],
+		     {"sshd", "account required pam_dropgroups.so\n"
+			      "auth required pam_dropgroups.so\n"
+			      "session sufficient pam_dropgroups.so\n"});
+		/* the baseline: the stack runs, and trims */
+		assert_finding(&l.diags, DG_ERROR, "/etc/pam.d/sshd", 3,
+			       "\"sufficient\"");
+		relint_not_run(&l);
+		assert_finding(&l.diags, DG_ERROR, "/etc/ssh/sshd_config", 7,
+			       "UsePAM is \"no\", so sshd runs no PAM stack: "
+			       "no rule for service \"sshd\" ever applies to "
+			       "its logins, which keep every group");
+		assert_int_equal(n_of(&l.diags, DG_ERROR), 1);
+		done(&l);
+	}
+}
+
 static void test_every_program_has_a_line_or_a_way_out(void **state)
 {
 	size_t n;
@@ -520,6 +572,7 @@ int main(void)
 		cmocka_unit_test(test_the_first_rule_for_each_user_applies),
 		cmocka_unit_test(test_atd_has_no_line_that_trims),
 		cmocka_unit_test(test_star_rule_and_a_stack_without_the_module),
+		cmocka_unit_test(test_a_stack_the_program_does_not_run),
 		cmocka_unit_test(test_every_program_has_a_line_or_a_way_out),
 		cmocka_unit_test(test_no_new_privs_disarms_a_set_user_id_program),
 	};
