@@ -90,7 +90,7 @@ static int read_each_line(struct info *in, const char *path, bool quiet,
 		return 0;
 	}
 	for (size_t i = 0; i < lines.n && r >= 0; i++) {
-		dg_lines_strip_comment(lines.v[i].text, false);
+		dg_lines_strip_comment(lines.v[i].text);
 		r = fn(in, path, lines.v[i].text, lines.v[i].lineno, depth);
 	}
 	return r;

@@ -1,6 +1,7 @@
 /* Logical lines of the configuration files dropgroups audit reads
- * (lines.h): one splitter, so that sudoers and the informational files
- * join continuations and count lines the same way. */
+ * (lines.h): one splitter, so that the informational files join
+ * continuations and count lines the same way (sudoers is read as sudo's
+ * lexer reads it: sudolex.c). */
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -75,14 +76,14 @@ int dg_lines_read(const char *path, bool nofollow, struct dg_lines *out)
 	return dg_lines_split(text, out);
 }
 
-void dg_lines_strip_comment(char *s, bool uid_hash)
+void dg_lines_strip_comment(char *s)
 {
 	for (char *q = s; *q; q++) {
 		if (*q == '\\' && q[1]) {
 			q++;
 			continue;
 		}
-		if (*q == '#' && !(uid_hash && isdigit((unsigned char)q[1]))) {
+		if (*q == '#') {
 			*q = '\0';
 			return;
 		}

@@ -1,5 +1,6 @@
-/* The logical lines of a configuration file, as sudoers, sshd_config,
- * access.conf and PAM stacks share them: "\\\n" continuations joined,
+/* The logical lines of a configuration file, as sshd_config,
+ * access.conf and PAM stacks share them (sudoers has its own:
+ * sudolex.h): "\\\n" continuations joined,
  * each line numbered where it starts.  Comments differ by file, so each
  * reader strips them itself (dg_lines_strip_comment). */
 #ifndef DG_LINES_H
@@ -24,9 +25,8 @@ int dg_lines_split(const char *text, struct dg_lines *out);
  * when nofollow) and split it.  0, or -errno: a directory, a FIFO or
  * another non-file is -EINVAL. */
 int dg_lines_read(const char *path, bool nofollow, struct dg_lines *out);
-/* Cut s at the first '#' from s on that is not escaped with '\'; with
- * uid_hash, not at a '#' followed by a digit (sudoers' #uid). */
-void dg_lines_strip_comment(char *s, bool uid_hash);
+/* Cut s at the first '#' from s on that is not escaped with '\'. */
+void dg_lines_strip_comment(char *s);
 /* s without leading and trailing white space (trailing cut in place). */
 char *dg_lines_trim(char *s);
 void dg_lines_free(struct dg_lines *l);

@@ -21,6 +21,7 @@
 
 #include "lines.h"
 #include "sudoers.h"
+#include "sudolex.h"
 #include "util.h"
 
 #define MAX_DEPTH 32
@@ -351,12 +352,8 @@ static int read_line(struct sudo_state *s, const char *path,
 	char *l = line->text;
 	int r;
 
-	while (isspace((unsigned char)*l))
-		l++;
-	/* a comment, but not "#include" (nor sudo's #uid); an include's
-	 * path may hold a '#' (path_token reads it) */
-	if (!include_kw(l) && !include_dir_kw(l))
-		dg_lines_strip_comment(l, true);
+	/* comments are gone (sudolex.c); an include's path may hold a '#'
+	 * (path_token reads it) */
 	l = dg_lines_trim(l);
 	if (!*l)
 		return 0;
@@ -390,7 +387,7 @@ static int read_sudoers(struct sudo_state *s, const char *path, int depth,
 		return read_includedir(s, path, depth, must_exist);
 	if (seen_file(s, path))
 		return 0;
-	r = dg_lines_read(path, false, &lines); /* links followed, as sudo does */
+	r = dg_sudolex_read(path, &lines); /* links followed, as sudo does */
 	if (r == -ENOMEM)
 		return r;
 	if (r < 0) {

@@ -359,6 +359,45 @@ test_audit_reads_include_paths_as_sudo_s_lexer_does() {
 	assert_reported "games-abusers students"
 }
 
+# sudoers lines as sudo's lexer reads them (an attack pass found each
+# missed): a comment ends at its newline even after a backslash, a
+# continuation may have blanks and a CR after the backslash, and a '#'
+# is no comment in a quoted name nor before a uid ("#-1").  Real sudo
+# refuses alice each command while she has the group and runs it
+# without; the audit reports each group, and not the one of a
+# "#include" after a blank, which sudo takes for a comment.
+test_audit_reads_sudoers_lines_as_sudo_s_lexer_does() {
+	local c g
+	tree
+	echo 'ALL, !%audio ALL=(root) NOPASSWD: /usr/bin/uname' > "$T/commented"
+	{
+		printf '%s\n' 'Defaults env_reset' 'root ALL=(ALL:ALL) ALL' '# a comment \' \
+			'ALL, !%games-abusers ALL=(root) NOPASSWD: /usr/bin/id'
+		printf 'User_Alias STU = bob, \\  \r\n  %%students\n'
+		printf '%s\n' 'ALL, !STU ALL=(root) NOPASSWD: /usr/bin/true' \
+			'ALL, !"bo#b", !%users ALL=(root) NOPASSWD: /usr/bin/whoami' \
+			'ALL, !#-1, !%plugdev ALL=(root) NOPASSWD: /usr/bin/env' \
+			" #include $T/commented"
+	} > "$T/sudoers"
+	chmod 0440 "$T/sudoers" "$T/commented"
+	mount --bind "$T/sudoers" /etc/sudoers
+	visudo -c -f /etc/sudoers || fail "test sudoers is invalid"
+	for c in games-abusers:2003:id students:3000:true users:100:whoami plugdev:46:env; do
+		g=${c#*:}
+		capture setpriv --reuid alice --regid alice --groups "1001,${g%:*}" \
+			sudo -n "/usr/bin/${c##*:}"
+		[ "$rc" -ne 0 ] || fail "sudo ran ${c##*:} for a member of ${c%%:*}"
+		capture setpriv --reuid alice --regid alice --groups 1001 sudo -n "/usr/bin/${c##*:}"
+		assert_exit 0
+	done
+	# sudo does not read the "#include" after a blank
+	capture setpriv --reuid alice --regid alice --groups 1001 sudo -n /usr/bin/uname
+	[ "$rc" -ne 0 ] || fail "sudo read a commented #include"
+	capture "$DG" audit --sudoers /etc/sudoers "$TREE"
+	assert_exit 1
+	assert_reported "games-abusers plugdev students users"
+}
+
 # An audit that could not read everything writes no drop-in: the one
 # there was stays, byte for byte, and the exit status is 2.  With
 # --emit-dropin an unreadable directory is an error too (without it, a

@@ -263,6 +263,40 @@ static void continuations_and_comments(void **state)
 	free(p);
 }
 
+/* Lines as sudo's lexer reads them (sudolex.c): each of these once hid
+ * a group sudo excludes, or read a file sudo does not. */
+static void lines_as_sudo_s_lexer_reads_them(void **state)
+{
+	struct fixture *f = *state;
+	char *inc = write_file(f, "inc", "ALL, !%wheel ALL=(ALL) ALL\n"), *p;
+	char *text;
+
+	assert_true(asprintf(&text,
+			     "# a comment ends at its newline \\\n"
+			     "ALL, !%%audio ALL=(ALL) ALL\n"
+			     "User_Alias A = bob, \\  \r\n"
+			     "  %%tape\n"
+			     "ALL, !A ALL=(ALL) ALL\n"
+			     "ALL, !#-1, !%%users ALL=(ALL) ALL\n"
+			     "ALL, !\"bo#b\", !%%plugdev ALL=(ALL) ALL\n"
+			     " #include %s\n"
+			     "#include\"%s\"\n"
+			     "\t#includedir %s\n",
+			     inc, inc, f->dir) >= 0);
+	p = write_file(f, "sudoers", text);
+	free(text);
+	assert_int_equal(read_one(f, p), 0);
+	assert_int_equal(f->diags.n, 0);
+	assert_true(has(f, "audio", p, 2));
+	assert_true(has(f, "tape", p, 5));
+	assert_true(has(f, "users", p, 6));
+	assert_true(has(f, "plugdev", p, 7));
+	/* "#include" after a blank, or before a quote, is a comment */
+	assert_int_equal(f->ev.n, 4);
+	free(inc);
+	free(p);
+}
+
 /* A file that cannot be read: -errno, its name in a diagnostic, and the
  * store holds what it held, nothing of a half-read file. */
 static void a_read_error_returns_errno_and_adds_nothing(void **state)
@@ -307,6 +341,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(includes_and_include_directories, setup, teardown),
 		cmocka_unit_test_setup_teardown(an_include_path_names_the_host, setup, teardown),
 		cmocka_unit_test_setup_teardown(continuations_and_comments, setup, teardown),
+		cmocka_unit_test_setup_teardown(lines_as_sudo_s_lexer_reads_them, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_read_error_returns_errno_and_adds_nothing, setup, teardown),
 	};
 
