@@ -18,6 +18,7 @@
 #include "informational.h"
 #include "report.h"
 #include "strlist.h"
+#include "sudoconf.h"
 #include "sudoers.h"
 #include "util.h"
 #include "walk.h"
@@ -109,6 +110,22 @@ static const char *short_host(struct utsname *uts)
 	return uts->nodename;
 }
 
+/* The sudoers files sudo reads: the one sudo.conf names (by default
+ * /etc/sudoers), and /etc/sudoers.d.  0, or the first error's -errno. */
+static int read_default_sudoers(const struct dg_sudoers_how *how,
+				struct dg_evidence_store *ev,
+				struct dg_diags *diags)
+{
+	_cleanup_free_ char *file = NULL;
+	int conf = dg_sudoconf_read("/etc/sudo.conf", &file, diags), r;
+
+	if (conf == -ENOMEM)
+		return conf;
+	const char *paths[] = {file ? file : "/etc/sudoers", "/etc/sudoers.d"};
+	r = dg_sudoers_read(paths, 2, how, ev, diags);
+	return conf < 0 && r >= 0 ? conf : r;
+}
+
 /* Every reader of evidence, in turn, each one's problems printed when it
  * is done.  A drop-in is written only from an audit that read every
  * file, so with --emit-dropin what would be a warning (an unreadable
@@ -116,8 +133,6 @@ static const char *short_host(struct utsname *uts)
 static int gather(const struct audit_options *o, struct dg_evidence_store *ev)
 {
 	static const char *const def_path[] = {"/"};
-	static const char *const def_sudoers[] = {"/etc/sudoers",
-						  "/etc/sudoers.d"};
 	struct dg_diags diags = {0};
 	struct utsname uts;
 	struct dg_sudoers_how how = {.explicit = o->sudoers.n != 0,
@@ -137,7 +152,7 @@ static int gather(const struct audit_options *o, struct dg_evidence_store *ev)
 		r = dg_sudoers_read((const char *const *)o->sudoers.v,
 				    o->sudoers.n, &how, ev, &diags);
 	else
-		r = dg_sudoers_read(def_sudoers, 2, &how, ev, &diags);
+		r = read_default_sudoers(&how, ev, &diags);
 	if (!print_diags(&diags) || r == -ENOMEM)
 		return -ENOMEM;
 	err = r < 0 ? r : err;

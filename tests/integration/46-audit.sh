@@ -398,6 +398,46 @@ test_audit_reads_sudoers_lines_as_sudo_s_lexer_does() {
 	assert_reported "games-abusers plugdev students users"
 }
 
+# sudo.conf may name another sudoers file ("Plugin sudoers_policy
+# sudoers.so sudoers_file=PATH"); sudo then reads it, not /etc/sudoers.
+# Real sudo refuses alice while she has games-abusers, through the rule
+# of that file, and the audit (reading the files sudo reads, no
+# --sudoers) reports the group.  Before, it read /etc/sudoers only and
+# said nothing.  A plugin the audit cannot read is an error (status 2).
+test_audit_reads_the_sudoers_file_sudo_conf_names() {
+	tree
+	printf '%s\n' 'Defaults env_reset' 'root ALL=(ALL:ALL) ALL' > "$T/sudoers"
+	printf '%s\n' 'Defaults env_reset' 'root ALL=(ALL:ALL) ALL' \
+		'ALL, !%games-abusers ALL=(root) NOPASSWD: /usr/bin/id' > "$T/other"
+	chmod 0440 "$T/sudoers" "$T/other"
+	cp /etc/sudo.conf "$T/sudo.conf"
+	mount --bind "$T/sudoers" /etc/sudoers
+	mount --bind "$T/sudo.conf" /etc/sudo.conf
+	# baseline: sudo reads /etc/sudoers, where alice has no rule
+	capture setpriv --reuid alice --regid alice --groups 1001 sudo -n /usr/bin/id -u
+	[ "$rc" -ne 0 ] || fail "sudo read a rule from elsewhere"
+	capture "$DG" audit "$TREE"
+	assert_exit 0
+	assert_reported ""
+	printf '%s\n' '# comment \' 'plugin sudoers_policy sudoers.so \' \
+		"  sudoers_file=$T/other" >> "$T/sudo.conf"
+	capture setpriv --reuid alice --regid alice --groups 1001,2003 sudo -n /usr/bin/id -u
+	[ "$rc" -ne 0 ] && ! grep -qx 0 "$T/out" || fail "sudo ran id for a member of games-abusers"
+	capture setpriv --reuid alice --regid alice --groups 1001 sudo -n /usr/bin/id -u
+	assert_exit 0
+	assert_in out '^0$'
+	capture "$DG" audit "$TREE"
+	assert_exit 1
+	assert_reported "games-abusers"
+	assert_in out "^games-abusers gid 2003: sudoers 1; e.g. $T/other:3$"
+	# a plugin whose rules the audit cannot read: not "nothing found"
+	{ echo 'Plugin my_policy my_policy.so'; cat "$T/sudo.conf"; } > "$T/conf.new"
+	cat "$T/conf.new" > "$T/sudo.conf" # the same inode, under the bind mount
+	capture "$DG" audit "$TREE"
+	assert_exit 2
+	assert_in err "sudo.conf:1: sudo loads the plugin my_policy, whose rules the audit cannot read"
+}
+
 # An audit that could not read everything writes no drop-in: the one
 # there was stays, byte for byte, and the exit status is 2.  With
 # --emit-dropin an unreadable directory is an error too (without it, a

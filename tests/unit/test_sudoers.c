@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "sudoconf.h"
 #include "sudoers.h"
 
 struct fixture {
@@ -297,6 +298,36 @@ static void lines_as_sudo_s_lexer_reads_them(void **state)
 	free(p);
 }
 
+/* The sudoers file sudo.conf names, as sudo 1.9 reads sudo.conf: the
+ * first sudoers_policy line, its last sudoers_file=; a '#' anywhere is a
+ * comment, a trailing backslash continues; another plugin is an error. */
+static void sudo_conf_names_the_sudoers_file(void **state)
+{
+	struct fixture *f = *state;
+	char *file = NULL;
+
+	assert_int_equal(dg_sudoconf_parse("Path askpass /x\n", "c", &file,
+					   &f->diags), 0);
+	assert_string_equal(file, "/etc/sudoers");
+	free(file);
+	assert_int_equal(dg_sudoconf_parse(
+				 "# Plugin sudoers_policy sudoers.so sudoers_file=/a\n"
+				 "Plugin sudoers_io sudoers.so sudoers_file=/b\n"
+				 " PLUGIN\tsudoers_policy sudoers.so \\\n"
+				 "   sudoers_file=/c sudoers_file=/d#x\n"
+				 "Plugin sudoers_policy sudoers.so sudoers_file=/e\n",
+				 "c", &file, &f->diags),
+			 0);
+	assert_string_equal(file, "/d");
+	free(file);
+	assert_int_equal(f->diags.n, 0);
+	assert_int_equal(dg_sudoconf_parse("\n\nPlugin approval x.so\n", "c",
+					   &file, &f->diags),
+			 -EINVAL);
+	assert_int_equal(f->diags.n, 1);
+	assert_int_equal(f->diags.v[0].line, 3);
+}
+
 /* A file that cannot be read: -errno, its name in a diagnostic, and the
  * store holds what it held, nothing of a half-read file. */
 static void a_read_error_returns_errno_and_adds_nothing(void **state)
@@ -342,6 +373,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(an_include_path_names_the_host, setup, teardown),
 		cmocka_unit_test_setup_teardown(continuations_and_comments, setup, teardown),
 		cmocka_unit_test_setup_teardown(lines_as_sudo_s_lexer_reads_them, setup, teardown),
+		cmocka_unit_test_setup_teardown(sudo_conf_names_the_sudoers_file, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_read_error_returns_errno_and_adds_nothing, setup, teardown),
 	};
 
