@@ -116,3 +116,33 @@ test_lint_reports_lines_libpam_cannot_read() {
 	assert_exit 1
 	assert_in err '^/etc/pam.d/dgtest:3: libpam 1.5.2 never finishes reading this line'
 }
+
+# runs TEXT: with dgtest TEXT, libpam runs the module (the groups are
+# trimmed), and lint finds nothing.
+runs() {
+	echo "--- $1"
+	dgtest "$1"
+	login
+	assert_rc 0
+	assert_groups "${AUDIO_GONE[@]}"
+	lint_finds_nothing
+}
+
+# "done" and jumps across files, as libpam 1.5.2 runs them (an attack
+# pass on lint's verdicts, issue 21): "done" in an included file ends
+# the whole stack, in a substack only the substack; a jump in the main
+# file counts the lines an include brings; a "-" line whose module is
+# there jumps as any other.
+test_lint_follows_done_and_jumps_across_files() {
+	dgtest_policy
+	printf 'auth [success=done default=ignore] pam_permit.so\n' > /etc/pam.d/ends
+	skipped '@include ends\nauth required pam_dropgroups.so\nsession required pam_permit.so\n' 3
+	skipped 'auth include ends\nauth required pam_dropgroups.so\nsession required pam_permit.so\n' 3
+	runs 'auth substack ends\nauth required pam_dropgroups.so\nsession required pam_permit.so\n'
+	# the jump lands past the included line and on the module's
+	printf 'auth required pam_permit.so\n' > /etc/pam.d/one
+	runs 'auth [success=2 default=ignore] pam_permit.so\n@include one\nauth required pam_permit.so\nauth required pam_dropgroups.so\nsession required pam_permit.so\n'
+	skipped 'auth [success=2 default=ignore] pam_permit.so\n@include one\nauth required pam_dropgroups.so\nauth required pam_permit.so\nsession required pam_permit.so\n' 4
+	# a "-" line jumps as any other when its module is there
+	skipped '-auth [success=1 default=ignore] pam_permit.so\nauth required pam_dropgroups.so\nauth required pam_permit.so\nsession required pam_permit.so\n' 3
+}
