@@ -398,6 +398,30 @@ test_audit_reads_sudoers_lines_as_sudo_s_lexer_does() {
 	assert_reported "games-abusers plugdev students users"
 }
 
+# sudo's other group forms, next to real sudo: "%#2003" matches the
+# group by gid (sudo refuses a member, the audit reports gid 2003), and
+# "%:games-abusers" is a group plugin's group, which without a plugin
+# matches nobody (sudo lets a member in, the audit reports nothing).
+test_audit_sudoers_gid_and_nonunix_groups_as_sudo_matches_them() {
+	tree
+	printf '%s\n' 'Defaults env_reset' 'root ALL=(ALL:ALL) ALL' \
+		'ALL, !%#2003 ALL=(root) NOPASSWD: /usr/bin/id' \
+		'ALL, !%:students ALL=(root) NOPASSWD: /usr/bin/true' > "$T/sudoers"
+	chmod 0440 "$T/sudoers"
+	mount --bind "$T/sudoers" /etc/sudoers
+	visudo -c -f /etc/sudoers || fail "test sudoers is invalid"
+	capture setpriv --reuid alice --regid alice --groups 1001,2003 sudo -n /usr/bin/id -u
+	[ "$rc" -ne 0 ] && ! grep -qx 0 "$T/out" || fail "sudo ran id for gid 2003"
+	capture setpriv --reuid alice --regid alice --groups 1001 sudo -n /usr/bin/id -u
+	assert_exit 0
+	capture setpriv --reuid alice --regid alice --groups 1001,3000 sudo -n /usr/bin/true
+	assert_exit 0
+	capture "$DG" audit --sudoers /etc/sudoers "$TREE"
+	assert_exit 1
+	assert_reported "games-abusers"
+	assert_in out '^games-abusers gid 2003: sudoers 1; '
+}
+
 # sudo.conf may name another sudoers file ("Plugin sudoers_policy
 # sudoers.so sudoers_file=PATH"); sudo then reads it, not /etc/sudoers.
 # Real sudo refuses alice while she has games-abusers, through the rule
