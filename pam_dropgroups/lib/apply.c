@@ -166,6 +166,26 @@ int dg_apply(const struct dg_plan *plan, bool always_no_new_privs,
 	return r;
 }
 
+int dg_apply_preview(const struct dg_plan *plan,
+		     const struct dg_gid_names *known, struct dg_outcome *out,
+		     struct dg_apply_error *why)
+{
+	_cleanup_free_ gid_t *current = NULL;
+	struct dg_outcome o = {0};
+	size_t n = 0;
+	int r;
+
+	/* What apply_locked checks and decides, without the lock: nothing
+	 * is written, so nothing can interleave. */
+	if ((r = decide_now(plan, known, &current, &n, &o, why)) < 0 ||
+	    (r = check_user_namespace(current, n, why)) < 0) {
+		dg_plan_outcome_free(&o);
+		return r;
+	}
+	*out = o;
+	return 0;
+}
+
 const char *dg_apply_unprivileged_hint(void)
 {
 	_cleanup_free_ char *knob = NULL;

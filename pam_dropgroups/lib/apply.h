@@ -41,6 +41,14 @@ int dg_apply(const struct dg_plan *plan, bool always_no_new_privs,
 	     const struct dg_gid_names *known, struct dg_outcome *out,
 	     struct dg_apply_error *why);
 
+/* What dg_apply would do, doing none of it (report_only): read the
+ * groups, check them against the user namespace and decide, with the
+ * same results and errors, but set neither no_new_privs nor the
+ * groups. */
+int dg_apply_preview(const struct dg_plan *plan,
+		     const struct dg_gid_names *known, struct dg_outcome *out,
+		     struct dg_apply_error *why);
+
 /* The failure in words for one log line or one message, without the
  * outcome; NULL on ENOMEM. */
 char *dg_apply_error_text(const struct dg_apply_error *why);

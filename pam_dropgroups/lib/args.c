@@ -29,15 +29,19 @@ int dg_args_parse(int argc, const char *const *argv, struct dg_args *args,
 {
 	*args = (struct dg_args){.config = DG_DEFAULT_CONFIG};
 	*why = NULL;
-	for (int i = 0; i < argc; i++)
+	for (int i = 0; i < argc; i++) {
 		if (strcmp(argv[i], "system_err") == 0)
 			args->system_err = true;
+		else if (strcmp(argv[i], "report_only") == 0)
+			args->report_only = true;
+	}
 	for (int i = 0; i < argc; i++) {
 		const char *a = argv[i];
 
 		if (strcmp(a, "debug") == 0)
 			args->debug = true;
-		else if (strcmp(a, "system_err") == 0)
+		else if (strcmp(a, "system_err") == 0 ||
+			 strcmp(a, "report_only") == 0)
 			continue;
 		else if (strncmp(a, ARG_CONFIG, ARG_CONFIG_LEN) == 0 &&
 			 a[ARG_CONFIG_LEN] == '/')

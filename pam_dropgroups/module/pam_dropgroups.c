@@ -6,7 +6,9 @@
  * why, and the caller's stack gets the failure of the call it made:
  * PAM_SESSION_ERR from open_session, PAM_CRED_ERR from setcred,
  * PAM_PERM_DENIED from account management, PAM_AUTH_ERR from
- * authenticate; or PAM_SYSTEM_ERR from any of them with system_err. */
+ * authenticate; or PAM_SYSTEM_ERR from any of them with system_err.
+ * Two failures refuse nothing, and answer PAM_IGNORE (let_through): a
+ * report_only line's, and one for a user NSS says is uid 0. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -26,31 +28,85 @@
 #include "plan.h"
 #include "util.h"
 
-static void log_fail(pam_handle_t *pamh, const char *fmt, ...)
+/* One call of the module: the handle, the arguments, and the code the
+ * call answers once it has failed (set by fail_with). */
+struct call {
+	pam_handle_t *pamh;
+	struct dg_args args;
+	int fail_code; /* the caller's failure, or PAM_SYSTEM_ERR */
+	int failed;    /* what the call answers after a failure */
+};
+
+static int log_fail(struct call *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 /* Parse the module arguments (args.c); a refused one is logged as the
- * call's one fail-closed line. */
-static int parse_args(pam_handle_t *pamh, int argc, const char **argv,
-		      struct dg_args *args)
+ * call's one fail-closed line.  report_only and system_err are read
+ * even then. */
+static int parse_args(struct call *c, int argc, const char **argv,
+		      int fail_code)
 {
 	_cleanup_free_ char *why = NULL;
-	int r = dg_args_parse(argc, argv, args, &why);
+	int r = dg_args_parse(argc, argv, &c->args, &why);
 
+	c->fail_code = c->args.system_err ? PAM_SYSTEM_ERR : fail_code;
 	if (r < 0)
-		log_fail(pamh, "%s", why ? why : "out of memory");
-	return r;
+		return log_fail(c, "%s", why ? why : "out of memory");
+	return PAM_SUCCESS;
 }
 
-/* The code a failure returns: the caller's, or PAM_SYSTEM_ERR. */
-static int failure(const struct dg_args *args, int fail_code)
+/* Why a failure does not refuse this call, or NULL: it refuses.
+ *
+ * A report_only line enforces nothing, so it refuses nothing either.
+ * Root is never locked out: uid 0 can set any groups anyway, so refusing
+ * its session protects nothing, and a typo in the policy must not cost
+ * the console, su and sudo.  Who is uid 0 is what NSS says of PAM_USER,
+ * the answer the session itself runs on; a name whose look-up fails is
+ * refused, "root" too, as nothing then says which uid it is (root's own
+ * entry is in /etc/passwd, which "files" answers before a directory). */
+static const char *let_through(const struct call *c, bool *oom)
 {
-	return args->system_err ? PAM_SYSTEM_ERR : fail_code;
+	const void *user = NULL;
+	struct dg_user u = {0};
+	bool root;
+	int r;
+
+	*oom = false;
+	if (c->args.report_only)
+		return "report_only enforces nothing";
+	if (pam_get_item(c->pamh, PAM_USER, &user) != PAM_SUCCESS || !user)
+		return NULL;
+	r = dg_nss_user_lookup(user, &u);
+	root = r > 0 && u.uid == 0;
+	*oom = r == -ENOMEM;
+	dg_policy_user_free(&u);
+	return root ? "the user is uid 0, who can set any groups anyway"
+		    : NULL;
+}
+
+/* Log the failure (what; outcome) as the call's one LOG_ERR line, and
+ * return what the call answers: PAM_IGNORE where let_through lets it
+ * through, else c->fail_code. */
+static int fail_with(struct call *c, const char *what, const char *outcome)
+{
+	bool oom;
+	const char *why = let_through(c, &oom);
+
+	if (!what)
+		what = "out of memory";
+	c->failed = why ? PAM_IGNORE : c->fail_code;
+	if (why)
+		pam_syslog(c->pamh, LOG_ERR, "%s; %s, and the session is not "
+			   "refused: %s", what, outcome, why);
+	else
+		pam_syslog(c->pamh, LOG_ERR, "%s; %s%s", what, outcome,
+			   oom ? " (out of memory looking up the user)" : "");
+	return c->failed;
 }
 
 /* The one way the module reports that it failed closed: one LOG_ERR line
  * that ends in the outcome, so every such line can be grepped for it. */
-static void log_fail(pam_handle_t *pamh, const char *fmt, ...)
+static int log_fail(struct call *c, const char *fmt, ...)
 {
 	_cleanup_free_ char *what = NULL;
 	va_list ap;
@@ -58,15 +114,14 @@ static void log_fail(pam_handle_t *pamh, const char *fmt, ...)
 	va_start(ap, fmt);
 	what = dg_util_vasprintf(fmt, ap);
 	va_end(ap);
-	pam_syslog(pamh, LOG_ERR, "%s; groups left unchanged",
-		   what ? what : "out of memory");
+	return fail_with(c, what, "groups left unchanged");
 }
 
 /* At most this many warnings per call reach syslog: a policy with
  * thousands of unknown names must not flood the log on every login. */
 #define LOGGED_WARNINGS_MAX 10
 
-static void log_diags(pam_handle_t *pamh, const struct dg_diags *diags,
+static void log_diags(struct call *c, const struct dg_diags *diags,
 		      bool failed)
 {
 	const struct dg_diag *first = dg_diag_first_error(diags);
@@ -77,23 +132,23 @@ static void log_diags(pam_handle_t *pamh, const struct dg_diags *diags,
 		/* One line, the first cause: the rest follow from it, and
 		 * `dropgroups check` lists them all. */
 		if (first && (line = dg_diag_format(first)))
-			log_fail(pamh, "%s", line);
+			log_fail(c, "%s", line);
 		else
-			log_fail(pamh, "out of memory while reading the policy");
+			log_fail(c, "out of memory while reading the policy");
 		return;
 	}
 	for (size_t i = 0; i < diags->n; i++) {
 		_cleanup_free_ char *l = NULL;
 
 		if (logged == LOGGED_WARNINGS_MAX) {
-			pam_syslog(pamh, LOG_WARNING,
+			pam_syslog(c->pamh, LOG_WARNING,
 				   "%zu more warnings; dropgroups check lists "
 				   "them all",
 				   diags->n - i);
 			break;
 		}
 		if ((l = dg_diag_format(&diags->v[i]))) {
-			pam_syslog(pamh, LOG_WARNING, "%s", l);
+			pam_syslog(c->pamh, LOG_WARNING, "%s", l);
 			logged++;
 		}
 	}
@@ -185,10 +240,13 @@ static bool kept_plan_fits(const struct kept_plan *k, const char *config,
 }
 
 /* The plan for this handle's service and user: the kept one, or a new
- * one (then kept).  NULL on failure, logged (one LOG_ERR line). */
-static struct kept_plan *get_plan(pam_handle_t *pamh, const struct dg_args *args)
+ * one (then kept).  NULL on failure, logged (one LOG_ERR line), with
+ * c->failed set. */
+static struct kept_plan *get_plan(struct call *c)
 {
 	const void *service = NULL, *user = NULL, *data = NULL;
+	const struct dg_args *args = &c->args;
+	pam_handle_t *pamh = c->pamh;
 	struct dg_diags diags = {0};
 	struct kept_plan *k;
 	int r;
@@ -196,7 +254,7 @@ static struct kept_plan *get_plan(pam_handle_t *pamh, const struct dg_args *args
 	if (pam_get_item(pamh, PAM_SERVICE, &service) != PAM_SUCCESS ||
 	    !service || pam_get_item(pamh, PAM_USER, &user) != PAM_SUCCESS ||
 	    !user) {
-		log_fail(pamh, "no service or user name is set");
+		log_fail(c, "no service or user name is set");
 		return NULL;
 	}
 	/* (PAM data is ours to change: pam_get_data hands out const only
@@ -207,13 +265,13 @@ static struct kept_plan *get_plan(pam_handle_t *pamh, const struct dg_args *args
 
 	if (!(k = calloc(1, sizeof(*k))) || !(k->config = strdup(args->config)) ||
 	    !(k->service = strdup(service)) || !(k->user = strdup(user))) {
-		log_fail(pamh, "out of memory");
+		log_fail(c, "out of memory");
 		kept_plan_free(k);
 		return NULL;
 	}
 	r = dg_plan_prepare(args->config, service, user, false, &k->plan,
 			    &diags);
-	log_diags(pamh, &diags, r < 0);
+	log_diags(c, &diags, r < 0);
 	dg_diag_free(&diags);
 	if (r < 0) {
 		kept_plan_free(k);
@@ -221,7 +279,7 @@ static struct kept_plan *get_plan(pam_handle_t *pamh, const struct dg_args *args
 	}
 	/* On success PAM owns k (and frees any plan it replaces). */
 	if (pam_set_data(pamh, PLAN_DATA, k, kept_plan_cleanup) != PAM_SUCCESS) {
-		log_fail(pamh, "cannot keep the policy with the PAM handle");
+		log_fail(c, "cannot keep the policy with the PAM handle");
 		kept_plan_free(k);
 		return NULL;
 	}
@@ -243,11 +301,13 @@ static void log_no_rule(pam_handle_t *pamh, const struct dg_args *args,
 		   plan->user.name);
 }
 
+/* What was dropped, or with report_only what would have been. */
 static void log_applied(pam_handle_t *pamh, const struct dg_plan *plan,
-			const struct dg_outcome *o)
+			const struct dg_outcome *o, bool report_only)
 {
 	_cleanup_free_ char *dropped = list_groups(o, false, false);
 	_cleanup_free_ char *noted = list_groups(o, true, true);
+	bool nnp = plan->rule->src->no_new_privs;
 
 	/* The groups are set by now: a log line lost to ENOMEM is all that
 	 * can go wrong here, and it must not turn success into failure. */
@@ -256,44 +316,50 @@ static void log_applied(pam_handle_t *pamh, const struct dg_plan *plan,
 			   "rule \"%s\" names restricting group(s) %s in drop; "
 			   "they stay",
 			   plan->rule->label, noted);
-	pam_syslog(pamh, LOG_INFO, "user \"%s\", rule \"%s\": dropped %s%s",
+	pam_syslog(pamh, LOG_INFO, "user \"%s\", rule \"%s\": %s %s%s%s",
 		   plan->user.name, plan->rule->label,
+		   report_only ? "would drop" : "dropped",
 		   !dropped ? "(out of memory naming them)"
 		   : *dropped ? dropped : "no groups",
-		   plan->rule->src->no_new_privs ? "; no_new_privs set" : "");
+		   !nnp ? "" : report_only ? "; would set no_new_privs"
+					   : "; no_new_privs set",
+		   report_only ? "; report_only: nothing changed" : "");
 }
 
-static void log_apply_error(pam_handle_t *pamh, const struct dg_apply_error *why)
+static int log_apply_error(struct call *c, const struct dg_apply_error *why)
 {
 	_cleanup_free_ char *text = dg_apply_error_text(why);
 
 	if (why->step == DG_STEP_VERIFY && !why->restored)
-		pam_syslog(pamh, LOG_ERR, "%s; the groups could not be set back",
-			   text ? text : "the groups read back are wrong");
-	else
-		log_fail(pamh, "%s", text ? text : "out of memory");
+		return fail_with(c, text ? text : "the groups read back are "
+						  "wrong",
+				 "the groups could not be set back");
+	return log_fail(c, "%s", text ? text : "out of memory");
 }
 
-/* PAM_SUCCESS, PAM_IGNORE (no rule matches) or fail_code. */
-static int trim(pam_handle_t *pamh, const struct dg_args *args, int fail_code)
+/* PAM_SUCCESS, PAM_IGNORE (no rule matches, or report_only) or the
+ * failure (fail_with). */
+static int trim(struct call *c)
 {
 	struct dg_outcome outcome = {0};
 	struct dg_apply_error why;
-	struct kept_plan *k = get_plan(pamh, args);
+	struct kept_plan *k = get_plan(c);
+	bool report = c->args.report_only;
+	int r;
 
 	if (!k)
-		return fail_code;
+		return c->failed;
 	if (!k->plan.rule) {
-		log_no_rule(pamh, args, &k->plan);
+		log_no_rule(c->pamh, &c->args, &k->plan);
 		return PAM_IGNORE;
 	}
-	if (dg_apply(&k->plan, false, &k->names, &outcome, &why) < 0) {
-		log_apply_error(pamh, &why);
-		return fail_code;
-	}
-	log_applied(pamh, &k->plan, &outcome);
+	r = report ? dg_apply_preview(&k->plan, &k->names, &outcome, &why)
+		   : dg_apply(&k->plan, false, &k->names, &outcome, &why);
+	if (r < 0)
+		return log_apply_error(c, &why);
+	log_applied(c->pamh, &k->plan, &outcome, report);
 	dg_plan_outcome_free(&outcome);
-	return PAM_SUCCESS;
+	return report ? PAM_IGNORE : PAM_SUCCESS;
 }
 
 /* What account management and authentication check, changing nothing:
@@ -301,63 +367,60 @@ static int trim(pam_handle_t *pamh, const struct dg_args *args, int fail_code)
  * the gids it would drop from the user's groups as NSS lists them (kept
  * with the plan, for the apply that comes later, maybe in a child that
  * cannot refuse the login any more).  PAM_SUCCESS, PAM_IGNORE (no rule
- * matches) or fail_code. */
-static int check_ahead(pam_handle_t *pamh, const struct dg_args *args,
-		       int fail_code)
+ * matches, or report_only) or the failure (fail_with). */
+static int check_ahead(struct call *c)
 {
-	struct kept_plan *k = get_plan(pamh, args);
+	struct kept_plan *k = get_plan(c);
 	struct dg_outcome o = {0};
 	struct dg_apply_error why = {.step = DG_STEP_NAMES};
+	int ok = c->args.report_only ? PAM_IGNORE : PAM_SUCCESS;
 	struct dg_user *user;
 	int r;
 
 	if (!k)
-		return fail_code;
+		return c->failed;
 	if (!k->plan.rule) {
-		log_no_rule(pamh, args, &k->plan);
+		log_no_rule(c->pamh, &c->args, &k->plan);
 		return PAM_IGNORE;
 	}
 	if (!dg_policy_needs_names(&k->plan.policy, k->plan.rule))
-		return PAM_SUCCESS;
+		return ok;
 	/* The gids named ahead are those the user's list has.  A partial
 	 * list names fewer; the apply step names any other gid the session
 	 * holds itself, and fails closed if it cannot. */
 	user = &k->plan.user;
 	if (user->member.listed == DG_LISTED_NOT_ASKED &&
-	    dg_initgroups(user) < 0) {
-		log_fail(pamh, "out of memory");
-		return fail_code;
-	}
+	    dg_initgroups(user) < 0)
+		return log_fail(c, "out of memory");
 	r = dg_plan_decide(&k->plan, user->groups.v, user->groups.n, &k->names,
 			   &o, &why.gid);
 	if (r < 0) {
 		why.err = r;
 		why.step = r == -ENOMEM ? DG_STEP_DECIDE : DG_STEP_NAMES;
-		log_apply_error(pamh, &why);
-		return fail_code;
+		return log_apply_error(c, &why);
 	}
 	dg_gids_names_free(&k->names);
 	k->names = o.names;
 	o.names = (struct dg_gid_names){0};
 	dg_plan_outcome_free(&o);
-	return PAM_SUCCESS;
+	return ok;
 }
 
 /* What authenticate, account management and open_session do once their
- * arguments are read: check_ahead or trim, failing with fail_code. */
-typedef int (*pam_step)(pam_handle_t *pamh, const struct dg_args *args,
-			int fail_code);
+ * arguments are read: check_ahead or trim. */
+typedef int (*pam_step)(struct call *c);
 
 /* Parse the arguments and run step: every failure is the call's own
- * fail_code, or PAM_SYSTEM_ERR with system_err. */
+ * fail_code, or PAM_SYSTEM_ERR with system_err (or PAM_IGNORE, where
+ * let_through says so). */
 static int run_step(pam_handle_t *pamh, int argc, const char **argv,
 		    pam_step step, int fail_code)
 {
-	struct dg_args args;
+	struct call c = {.pamh = pamh};
 
-	if (parse_args(pamh, argc, argv, &args) < 0)
-		return failure(&args, fail_code);
-	return step(pamh, &args, failure(&args, fail_code));
+	if (parse_args(&c, argc, argv, fail_code) != PAM_SUCCESS)
+		return c.failed;
+	return step(&c);
 }
 
 /* Not an authentication: the module never says who someone is.  But
@@ -378,24 +441,24 @@ PAM_EXTERN int pam_sm_authenticate(pam_handle_t *pamh, int flags, int argc,
 PAM_EXTERN int pam_sm_setcred(pam_handle_t *pamh, int flags, int argc,
 			      const char **argv)
 {
-	struct dg_args args;
+	struct call c = {.pamh = pamh};
 
 	if (!(flags & (PAM_ESTABLISH_CRED | PAM_REINITIALIZE_CRED)))
 		return PAM_SUCCESS; /* refresh or delete: nothing of ours to do */
-	if (parse_args(pamh, argc, argv, &args) < 0)
-		return failure(&args, PAM_CRED_ERR);
+	if (parse_args(&c, argc, argv, PAM_CRED_ERR) != PAM_SUCCESS)
+		return c.failed;
 	/* A screen locker reinitialises the credentials of a session that
 	 * is running already, from the user's own process: it cannot set
 	 * groups, and has nothing of the login to trim. */
 	if ((flags & PAM_REINITIALIZE_CRED) &&
 	    dg_kernel_has_cap_setgid() == 0) {
-		if (args.debug)
+		if (c.args.debug)
 			pam_syslog(pamh, LOG_DEBUG,
 				   "PAM_REINITIALIZE_CRED without CAP_SETGID: "
 				   "nothing to trim");
 		return PAM_IGNORE;
 	}
-	return trim(pamh, &args, failure(&args, PAM_CRED_ERR));
+	return trim(&c);
 }
 
 /* Account management changes nothing: it reads and checks the policy and
