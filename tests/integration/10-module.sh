@@ -277,3 +277,39 @@ test_session_applies_the_policy_that_account_management_checked() {
 	[ "$rc" -ne 0 ] || fail "the broken policy was accepted"
 	assert_untouched
 }
+
+# --- report_only ---
+
+# report_only decides as the module would, logs it as "would drop", and
+# changes nothing: neither the groups nor no_new_privs; it answers
+# PAM_IGNORE, so the stack goes on as without it.
+test_report_only_logs_what_it_would_drop_and_changes_nothing() {
+	local nnp='{ name = "ssh"; services = "dgtest"; drop = ( "audio", "video", 46 ); no_new_privs = true; }'
+	local would='user "alice", rule "ssh": would drop audio\(29\), video\(44\), plugdev\(46\); would set no_new_privs; report_only: nothing changed$'
+	# the baseline: enforced, the same rule drops them
+	check_case open_session success "$ABUSERS" "$nnp" -- 1001 100 2003 3000
+	assert_no_new_privs 1
+	assert_log info 1 'dropped audio\(29\), video\(44\), plugdev\(46\); no_new_privs set$'
+	log_reset
+	stack session ignore "config=$POLICY" report_only
+	run_pam alice open_session
+	assert_rc 0
+	assert_untouched
+	assert_no_new_privs 0
+	assert_log info 1 "$would"
+	log_reset
+	stack setcred ignore "config=$POLICY" report_only
+	run_pam alice "setcred(PAM_ESTABLISH_CRED)" open_session
+	assert_rc 0
+	assert_untouched
+	assert_no_new_privs 0
+	assert_log info 1 "$would"
+	# account management only checks: nothing to log, nothing refused
+	log_reset
+	stack account ignore "config=$POLICY" report_only
+	run_pam alice acct_mgmt open_session
+	assert_rc 0
+	assert_untouched
+	assert_log info 0
+	assert_log err 0
+}

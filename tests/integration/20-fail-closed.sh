@@ -450,3 +450,108 @@ test_system_err_option_still_trims() {
 	assert_groups 1001 2003
 }
 
+
+# Root is never locked out (SECURITY.md): uid 0 can set any groups
+# anyway, so a failure for it refuses nothing.  In every facility, with
+# and without system_err, the same broken policy refuses alice and lets
+# root through (PAM_IGNORE), its groups untouched, with one err line.
+# run_facility USER FACILITY EXPECT [ARG...]
+run_facility() {
+	local user=$1 facility=$2 expect=$3 op=
+	shift 3
+	case $facility in
+	session) ;;
+	setcred) op="setcred(PAM_ESTABLISH_CRED)" ;;
+	auth) op=authenticate ;;
+	account) op=acct_mgmt ;;
+	esac
+	log_reset
+	stack "${facility/auth/setcred}" "$expect" "$@"
+	run_pam "$user" $op open_session
+	assert_rc 0
+	assert_untouched
+}
+
+# The code alice's failure has in FACILITY: session_err, ...
+refusal() {
+	case $1 in
+	session) echo session_err ;; setcred) echo cred_err ;;
+	auth) echo auth_err ;; account) echo perm_denied ;;
+	esac
+}
+
+root_is_never_refused() {
+	local why=$1 facility args code
+	for args in "config=$POLICY" "config=$POLICY system_err"; do
+		for facility in session setcred auth account; do
+			echo "-- $facility $args"
+			code=$(refusal "$facility")
+			[ "${args#* }" = system_err ] && code=system_err
+			run_facility alice "$facility" "$code" $args
+			assert_log err 1 "$why; groups left unchanged$"
+			run_facility root "$facility" ignore $args
+			assert_log err 1 "$why; groups left unchanged, and the session is not refused: the user is uid 0, who can set any groups anyway$"
+		done
+	done
+}
+
+test_a_broken_policy_refuses_alice_but_never_root() {
+	# the baseline: the rule applies to root as to anyone
+	good_policy
+	stack session success
+	run_pam root open_session
+	assert_rc 0
+	assert_groups 2003
+	echo 'version = 1; restricting = ( ); bogus = 1;' | policy
+	root_is_never_refused "$POLICY:1: unknown key \"bogus\""
+}
+
+test_an_nss_error_refuses_alice_but_never_root() {
+	use_directory 'group ldap-abusers 6003' 'fail getgrnam ldap-abusers unavail ENOENT'
+	policy <<-'EOF'
+	version = 1;
+	restricting = ( "games-abusers", "ldap-abusers" );
+	rules = ( { name = "all"; services = "*"; drop = "*"; } );
+	EOF
+	root_is_never_refused "$POLICY:2: looking up group \"ldap-abusers\" in restricting failed: No such file or directory"
+}
+
+# Who is uid 0 is what NSS says of the user: a name whose look-up fails
+# is refused, even one the directory holds as uid 0, as nothing then
+# says which uid the session runs as.
+test_a_user_whose_look_up_fails_is_refused_even_as_uid_0() {
+	use_directory 'user toor 0 0'
+	echo 'version = 1; restricting = ( ); bogus = 1;' | policy
+	stack session ignore
+	run_pam toor open_session
+	assert_rc 0
+	assert_untouched
+	assert_log err 1 'the session is not refused: the user is uid 0'
+	log_reset
+	directory 'user toor 0 0' 'fail getpwnam toor unavail ENOENT'
+	stack session session_err
+	run_pam toor open_session
+	assert_failed_closed "$POLICY:1: unknown key \"bogus\"; groups left unchanged$"
+}
+
+# report_only refuses nothing, not even a broken policy or a line the
+# module cannot read: each failure is logged, the groups stay, and every
+# facility answers PAM_IGNORE, with or without system_err.
+test_report_only_lets_a_broken_policy_through_and_logs_it() {
+	local facility args
+	echo 'version = 1; restricting = ( ); bogus = 1;' | policy
+	# the baseline: without report_only, alice is refused
+	run_facility alice session session_err "config=$POLICY"
+	assert_log err 1 "$POLICY:1: unknown key \"bogus\"; groups left unchanged$"
+	for args in "config=$POLICY report_only" \
+		"config=$POLICY system_err report_only"; do
+		for facility in session setcred auth account; do
+			echo "-- $facility $args"
+			run_facility alice "$facility" ignore $args
+			assert_log err 1 "$POLICY:1: unknown key \"bogus\"; groups left unchanged, and the session is not refused: report_only enforces nothing$"
+		done
+	done
+	good_policy
+	run_facility alice session ignore "config=$POLICY" report_only colour=red
+	assert_log err 1 'unknown option "colour=red"; groups left unchanged, and the session is not refused: report_only enforces nothing$'
+}
