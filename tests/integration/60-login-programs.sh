@@ -181,3 +181,40 @@ test_sudo_ignores_session_err_so_the_snippet_needs_system_err() {
 	# the module did run, and failed: sudo went on regardless
 	assert_log err 1 "$POLICY:1: unknown key \"bogus\""
 }
+
+# Root is never locked out: with a broken policy, su, runuser and sudo
+# to root still start root's shell with its groups, while the same
+# policy refuses alice.  Root is in audio here, which the rule drops, so
+# the baseline shows the rule applying to root too.
+test_a_broken_policy_never_locks_root_out() {
+	login_policy
+	local g
+	g=$(grep -v '^audio:' /etc/group)
+	{ echo "$g"; echo 'audio:x:29:alice,root'; } > /etc/group
+	use_snippet su
+	use_snippet runuser
+	use_snippet sudo
+	capture su root -c "$SUPP_GROUPS"
+	assert_ids "$out" 0
+	break_policy
+	capture su alice -c "$SUPP_GROUPS"
+	refused
+	log_reset
+	capture su root -c "$SUPP_GROUPS"
+	assert_exit 0
+	assert_ids "$out" 0 29
+	assert_log err 1 "$POLICY:1: unknown key \"bogus\"; groups left unchanged, and the session is not refused: the user is uid 0"
+	log_reset
+	capture runuser -u root -- sh -c "$SUPP_GROUPS"
+	assert_exit 0
+	assert_ids "$out" 0 29
+	assert_log err 1 'the session is not refused: the user is uid 0'
+	log_reset
+	capture sudo -u root sh -c "$SUPP_GROUPS"
+	assert_exit 0
+	assert_ids "$out" 0 29
+	assert_log err 1 'the session is not refused: the user is uid 0'
+	log_reset
+	capture sudo -u alice sh -c "$SUPP_GROUPS"
+	refused
+}
