@@ -55,6 +55,18 @@ static bool has_system_err(const struct dg_pam_line *l)
 	return args.system_err;
 }
 
+/* A report_only line logs what it would drop and enforces nothing: it
+ * trims nothing, and refuses nothing, not even a broken policy. */
+static bool has_report_only(const struct dg_pam_line *l)
+{
+	struct dg_args args;
+	_cleanup_free_ char *why = NULL;
+
+	(void)dg_args_parse((int)l->args.n, (const char *const *)l->args.v,
+			    &args, &why);
+	return args.report_only;
+}
+
 /* Does the module's failure on l refuse the call?  A jump ignores it,
  * except in pam_setcred, where libpam treats the line as required. */
 static bool fails_closed(const struct dg_pam_line *l)
@@ -62,6 +74,8 @@ static bool fails_closed(const struct dg_pam_line *l)
 	int codes[2];
 	size_t n = failure_codes(l->facility, has_system_err(l), codes);
 
+	if (has_report_only(l))
+		return false;
 	for (size_t i = 0; i < n; i++) {
 		enum dg_pam_action a =
 			dg_pamstack_control_action(l->control, codes[i]);
@@ -99,7 +113,15 @@ static bool line_fails_open(const struct dg_program *p, const char *service,
 	const char *fac = dg_pamstack_facility_name(l->facility);
 	int r = 0;
 
-	if (effect_of(p, l) == DG_EFFECT_FAILS_OPEN) {
+	if (has_report_only(l)) {
+		if (msg)
+			r = asprintf(msg, "for %s, the line says report_only: "
+					  "the module only logs what it would "
+					  "drop, and enforces nothing (no group "
+					  "dropped, no login refused); remove "
+					  "report_only to trim",
+				     name_of(p, service));
+	} else if (effect_of(p, l) == DG_EFFECT_FAILS_OPEN) {
 		if (msg)
 			r = asprintf(msg, "for %s, %s line trims, but a failure "
 					  "does not stop it: %s; use \"%s\"",
@@ -169,6 +191,7 @@ enum dg_trim {
 struct judged {
 	enum dg_trim trim;
 	const struct dg_pam_line *good; /* the first line that trims */
+	const struct dg_pam_line *report_only; /* the first such line */
 	bool any, account, fails_open, account_skipped;
 };
 
@@ -222,9 +245,11 @@ static struct judged judge(const struct dg_service_stack *s,
 			j.account = true;
 		if (e != DG_EFFECT_TRIMS && e != DG_EFFECT_FAILS_OPEN)
 			continue;
-		if (line_fails_open(p, s->service, l, NULL))
+		if (line_fails_open(p, s->service, l, NULL)) {
 			j.fails_open = true;
-		else if (!j.good)
+			if (!j.report_only && has_report_only(l))
+				j.report_only = l;
+		} else if (!j.good)
 			j.good = l;
 	}
 	j.trim = !j.any		       ? DG_TRIM_NO_LINE
@@ -997,6 +1022,11 @@ static int way_through(struct dg_plan *plan, const struct dg_outcome *mine,
 	if (!p->fix)
 		return add_way(out, "%s: no PAM line can trim (%s); %s",
 			       p->name, p->order, p->instead);
+	if (j.trim == DG_TRIM_FAILS_OPEN && j.report_only && !j.good)
+		return add_way(out, "%s: %s:%d says report_only: enforces "
+				    "nothing",
+			       p->name, j.report_only->file,
+			       j.report_only->line);
 	if (j.trim == DG_TRIM_FAILS_OPEN)
 		return add_way(out, "%s: %s trims, but would let a broken "
 				    "policy through (dropgroups lint says why)",

@@ -211,3 +211,26 @@ test_lint_never_prints_what_an_included_file_holds() {
 		fail "lint printed a word of the included file"
 	fi
 }
+
+# A report_only line enforces nothing: lint calls it an error where a rule
+# means the service to trim, and explain lists its program as open.
+test_lint_and_explain_say_report_only_enforces_nothing() {
+	module_by_name
+	debian_policy
+	use_snippet sshd
+	use_snippet su
+	cli lint
+	! grep -q '/etc/pam.d/su:' "$T/err" || fail "lint faults su's shipped line"
+	cli explain sshd alice
+	assert_exit 0
+	! grep -q '^  su:' "$T/out" || fail "su trims, yet explain calls it open"
+	sed -i 's/pam_dropgroups.so$/pam_dropgroups.so report_only/' /etc/pam.d/su
+	local line
+	line=$(grep -n 'pam_dropgroups.so report_only' /etc/pam.d/su | cut -d: -f1)
+	cli lint
+	assert_exit 1
+	assert_in err "^/etc/pam.d/su:$line: for su, the line says report_only: the module only logs what it would drop, and enforces nothing \(no group dropped, no login refused\); remove report_only to trim$"
+	cli explain sshd alice
+	assert_exit 0
+	assert_in out "^  su: /etc/pam.d/su:$line says report_only: enforces nothing$"
+}

@@ -266,6 +266,35 @@ static void test_sudo_needs_system_err_and_sshd_an_account_line(void **state)
 	done(&l);
 }
 
+/* A report_only line enforces nothing: it counts as a line that trims
+ * nothing, and as an account line that refuses nothing. */
+static void test_a_report_only_line_enforces_nothing(void **state)
+{
+	struct linted l;
+
+	(void)state;
+	LINT(&l,
+	     "version = 1; restricting = ( );\n"
+	     "rules = ( { services = [ \"su\", \"sudo\", \"sshd\", \"x\" ]; "
+	     "drop = \"*\"; no_new_privs = true; } );\n",
+	     {"su", "session required pam_dropgroups.so report_only\n"},
+	     {"sudo", "session required pam_dropgroups.so system_err "
+		      "report_only\n"},
+	     {"sshd", "account required pam_dropgroups.so report_only\n"
+		      "auth required pam_dropgroups.so\n"},
+	     {"x", "session required pam_dropgroups.so report_only\n"});
+	assert_finding(&l.diags, DG_ERROR, "/etc/pam.d/su", 1,
+		       "for su, the line says report_only: the module only "
+		       "logs what it would drop, and enforces nothing");
+	assert_finding(&l.diags, DG_ERROR, "/etc/pam.d/sudo", 1,
+		       "says report_only");
+	assert_finding(&l.diags, DG_ERROR, "/etc/pam.d/x", 1,
+		       "for x, the line says report_only");
+	assert_finding(&l.diags, DG_ERROR, "/etc/pam.d/sshd", 2,
+		       "add \"account required pam_dropgroups.so\"");
+	done(&l);
+}
+
 static void test_ways_back_in(void **state)
 {
 	struct linted l;
@@ -567,6 +596,7 @@ int main(void)
 		cmocka_unit_test(test_required_brackets_and_jumps_that_fail_closed),
 		cmocka_unit_test(test_arguments_the_module_refuses),
 		cmocka_unit_test(test_sudo_needs_system_err_and_sshd_an_account_line),
+		cmocka_unit_test(test_a_report_only_line_enforces_nothing),
 		cmocka_unit_test(test_ways_back_in),
 		cmocka_unit_test(test_the_rule_that_applies_at_a_way_back),
 		cmocka_unit_test(test_the_first_rule_for_each_user_applies),
