@@ -117,9 +117,9 @@ static bool line_fails_open(const struct dg_program *p, const char *service,
 		if (msg)
 			r = asprintf(msg, "for %s, the line says report_only: "
 					  "the module only logs what it would "
-					  "drop, and enforces nothing (no group "
-					  "dropped, no login refused); remove "
-					  "report_only to trim",
+					  "drop, and enforces nothing (no "
+					  "group dropped, no login refused); "
+					  "remove report_only to trim",
 				     name_of(p, service));
 	} else if (effect_of(p, l) == DG_EFFECT_FAILS_OPEN) {
 		if (msg)
