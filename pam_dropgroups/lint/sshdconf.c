@@ -5,7 +5,9 @@
 #include "sshdconf.h"
 
 #include <errno.h>
+#include <dirent.h>
 #include <glob.h>
+#include <sys/stat.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -234,13 +236,46 @@ static int include_file(struct reader *rd, const struct file *f, int n,
 	return r;
 }
 
+/* glob(3) found nothing (or, aborted, stopped at a directory it could
+ * not read): was it that nothing is there, or that we may not look, as
+ * when lint runs without root?  0, or the errno of what we may not
+ * read.  glob answers "no match" for a literal path it cannot stat, and
+ * sshd, running as root, may well read it. */
+static int unreadable(const char *pattern, bool aborted)
+{
+	size_t meta = strcspn(pattern, "*?[");
+	_cleanup_free_ char *dir = NULL;
+	DIR *d;
+	char *slash;
+
+	if (!pattern[meta]) {
+		struct stat st;
+
+		return stat(pattern, &st) == 0 || errno == ENOENT ||
+				       errno == ENOTDIR
+			       ? 0
+			       : errno;
+	}
+	if (!aborted)
+		return 0; /* every directory was read: nothing matched */
+	if (!(dir = strndup(pattern, meta)))
+		return ENOMEM;
+	if ((slash = strrchr(dir, '/')))
+		slash[slash == dir] = '\0';
+	if ((d = opendir(*dir ? dir : "/"))) {
+		closedir(d);
+		return EACCES; /* a directory deeper down */
+	}
+	return errno == ENOENT || errno == ENOTDIR ? 0 : errno;
+}
+
 /* One argument of an Include line: a glob, relative to sshdir. */
 static int include_glob(struct reader *rd, const struct file *f, int n,
 			const char *arg)
 {
 	_cleanup_free_ char *pattern = NULL;
 	glob_t g = {0};
-	int r;
+	int r, e = 0;
 
 	if (!*arg)
 		return refuse(rd, f->path, n, "sshd refuses an empty Include");
@@ -255,9 +290,18 @@ static int include_glob(struct reader *rd, const struct file *f, int n,
 		pattern = NULL;
 	if (!pattern)
 		return -ENOMEM;
-	r = glob(pattern, 0, NULL, &g);
-	if (r == GLOB_NOMATCH)
+	/* GLOB_ERR: a directory we cannot read must not look empty */
+	r = glob(pattern, GLOB_ERR, NULL, &g);
+	if ((r == GLOB_NOMATCH || r == GLOB_ABORTED) &&
+	    (e = unreadable(pattern, r == GLOB_ABORTED)) == 0)
 		r = 0;
+	if (e)
+		r = e == ENOMEM ? -ENOMEM
+				: refuse(rd, f->path, n,
+					 "a file or directory this Include "
+					 "names cannot be read (%s): sshd, as "
+					 "root, may read a UsePAM there",
+					 strerror(e));
 	else if (r == GLOB_NOSPACE)
 		r = -ENOMEM;
 	else if (r != 0)
@@ -369,6 +413,11 @@ static int read_file(struct reader *rd, const char *path, bool nevermatch,
 		rd->stop = true;
 		return 0;
 	}
+	/* sshd reads an included directory, or /dev/null, as an empty
+	 * file (fopen succeeds, reading gives nothing) */
+	if (rd->depth > 0 &&
+	    (r == -EISDIR || (r == -EINVAL && !strcmp(path, "/dev/null"))))
+		return 0;
 	if (r < 0)
 		return refuse(rd, path, 0, "it cannot be read: %s",
 			      strerror(-r));

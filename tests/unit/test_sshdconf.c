@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <grp.h>
+#include <sys/wait.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -247,14 +249,70 @@ static void an_unreadable_file_and_no_word_shown(void **state)
 	struct fixture *f = *state;
 	char *d = path_of(f, "dir.conf");
 
+	/* sshd reads an included directory, and /dev/null, as empty */
 	assert_int_equal(mkdir(d, 0700), 0);
 	read_main(f, "Include *.conf\nUsePAM yes\n");
-	expect(f, DG_SSHDCONF_UNKNOWN, "dir.conf", 0);
+	expect(f, DG_SSHDCONF_PAM, "main", 2);
+	read_main(f, "Include /dev/null\nUsePAM yes\n");
+	expect(f, DG_SSHDCONF_PAM, "main", 2);
 	read_main(f, "Include ~/x\nUsePAM yes\n");
 	expect(f, DG_SSHDCONF_UNKNOWN, "main", 1);
 	read_main(f, "root:$y$j9T$SECRETHASH:19000:0:99999:7:::\n");
 	expect(f, DG_SSHDCONF_UNKNOWN, "main", 1);
 	assert_null(strstr(f->c.why, "SECRET"));
+	free(d);
+}
+
+/* Read dir/main as nobody (in a child): what the reader says, as a
+ * wait status of 0 when it said "cannot tell" naming the line. */
+static void as_nobody_cannot_tell(struct fixture *f, int line)
+{
+	pid_t pid = fork();
+	int status;
+
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		char *p = path_of(f, "main");
+		struct dg_sshdconf c;
+
+		if (setgroups(0, NULL) < 0 || setresgid(65534, 65534, 65534) < 0 ||
+		    setresuid(65534, 65534, 65534) < 0 ||
+		    dg_sshdconf_read(p, f->dir, &c) < 0)
+			_exit(2);
+		_exit(c.pam == DG_SSHDCONF_UNKNOWN && c.line == line &&
+				      strstr(c.why, "cannot be read")
+			      ? 0
+			      : 1);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+}
+
+/* lint run without root: a directory an Include names that it may not
+ * read must not look empty, as glob(3) makes it, for sshd (root) reads
+ * the UsePAM there. */
+static void an_include_we_may_not_read_cannot_tell(void **state)
+{
+	struct fixture *f = *state;
+	char *d = path_of(f, "d");
+
+	if (geteuid() != 0)
+		skip();
+	assert_int_equal(chmod(f->dir, 0755), 0);
+	assert_int_equal(mkdir(d, 0700), 0);
+	write_file(f, "d/10-no.conf", "UsePAM no\n");
+	read_main(f, "Include d/*.conf\nUsePAM yes\n");
+	expect(f, DG_SSHDCONF_NO_PAM, "d/10-no.conf", 1); /* as root */
+	assert_int_equal(chmod(f->c.file, 0644), 0);
+	as_nobody_cannot_tell(f, 1);
+	/* a literal path in it, which glob(3) only stats */
+	read_main(f, "Include d/10-no.conf\nUsePAM yes\n");
+	expect(f, DG_SSHDCONF_NO_PAM, "d/10-no.conf", 1);
+	as_nobody_cannot_tell(f, 1);
+	/* the baseline: a directory that is not there is no match */
+	read_main(f, "Include nod/*.conf\nInclude nod/x\nUsePAM yes\n");
+	expect(f, DG_SSHDCONF_PAM, "main", 3);
 	free(d);
 }
 
@@ -266,6 +324,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(a_nul_byte_joins_the_next_line, setup, teardown),
 		cmocka_unit_test_setup_teardown(includes_are_globs_relative_to_the_directory, setup, teardown),
 		cmocka_unit_test_setup_teardown(an_include_loop_or_too_deep_is_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(an_include_we_may_not_read_cannot_tell, setup, teardown),
 		cmocka_unit_test_setup_teardown(usepam_in_a_match_block, setup, teardown),
 		cmocka_unit_test_setup_teardown(an_unreadable_file_and_no_word_shown, setup, teardown),
 	};
