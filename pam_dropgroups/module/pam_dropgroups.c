@@ -7,8 +7,8 @@
  * PAM_SESSION_ERR from open_session, PAM_CRED_ERR from setcred,
  * PAM_PERM_DENIED from account management, PAM_AUTH_ERR from
  * authenticate; or PAM_SYSTEM_ERR from any of them with system_err.
- * Two failures refuse nothing, and answer PAM_IGNORE (let_through): a
- * report_only line's, and one for a user NSS says is uid 0. */
+ * A report_only line's failures refuse nothing, and answer PAM_IGNORE
+ * (let_through). */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -55,33 +55,16 @@ static int parse_args(struct call *c, int argc, const char **argv,
 	return PAM_SUCCESS;
 }
 
-/* Why a failure does not refuse this call, or NULL: it refuses.
+/* Why a failure does not refuse this call, or NULL: it refuses.  A
+ * report_only line enforces nothing, so it refuses nothing either.
  *
- * A report_only line enforces nothing, so it refuses nothing either.
- * Root is never locked out: uid 0 can set any groups anyway, so refusing
- * its session protects nothing, and a typo in the policy must not cost
- * the console, su and sudo.  Who is uid 0 is what NSS says of PAM_USER,
- * the answer the session itself runs on; a name whose look-up fails is
- * refused, "root" too, as nothing then says which uid it is (root's own
- * entry is in /etc/passwd, which "files" answers before a directory). */
-static const char *let_through(const struct call *c, bool *oom)
+ * (uid 0 is refused like anyone: NSS says which uid a name is, and a
+ * program may reach a user by uid, "sudo -u #5000", whose name a
+ * directory calls "root" while /etc/passwd makes "root" uid 0, so a
+ * name that looks up as uid 0 does not show that the session is.) */
+static const char *let_through(const struct call *c)
 {
-	const void *user = NULL;
-	struct dg_user u = {0};
-	bool root;
-	int r;
-
-	*oom = false;
-	if (c->args.report_only)
-		return "report_only enforces nothing";
-	if (pam_get_item(c->pamh, PAM_USER, &user) != PAM_SUCCESS || !user)
-		return NULL;
-	r = dg_nss_user_lookup(user, &u);
-	root = r > 0 && u.uid == 0;
-	*oom = r == -ENOMEM;
-	dg_policy_user_free(&u);
-	return root ? "the user is uid 0, who can set any groups anyway"
-		    : NULL;
+	return c->args.report_only ? "report_only enforces nothing" : NULL;
 }
 
 /* Log the failure (what; outcome) as the call's one LOG_ERR line, and
@@ -89,8 +72,7 @@ static const char *let_through(const struct call *c, bool *oom)
  * through, else c->fail_code. */
 static int fail_with(struct call *c, const char *what, const char *outcome)
 {
-	bool oom;
-	const char *why = let_through(c, &oom);
+	const char *why = let_through(c);
 
 	if (!what)
 		what = "out of memory";
@@ -99,8 +81,7 @@ static int fail_with(struct call *c, const char *what, const char *outcome)
 		pam_syslog(c->pamh, LOG_ERR, "%s; %s, and the session is not "
 			   "refused: %s", what, outcome, why);
 	else
-		pam_syslog(c->pamh, LOG_ERR, "%s; %s%s", what, outcome,
-			   oom ? " (out of memory looking up the user)" : "");
+		pam_syslog(c->pamh, LOG_ERR, "%s; %s", what, outcome);
 	return c->failed;
 }
 
