@@ -633,6 +633,108 @@ static int judge_rule(struct sudo_state *s, const struct rule *ru)
 	return judge_runas(s, eq + 1, ru);
 }
 
+/* --- pam_session --- */
+
+/* Does the Defaults item set pam_session: 1 on, 0 off (an odd number of
+ * '!'s, as sudo's lexer counts them, blanks between them allowed), -1
+ * another item.  "pam_session=false" sudo refuses ("does not take a
+ * value"), and then runs nothing: not an item that sets it. */
+static int pam_session_item(char *item)
+{
+	bool neg = false;
+
+	item = dg_lines_trim(item);
+	while (*item == '!') {
+		neg = !neg;
+		item = dg_lines_trim(item + 1);
+	}
+	return strcmp(item, "pam_session") ? -1 : !neg;
+}
+
+/* What the Defaults line t (cut in place) sets pam_session to, as
+ * pam_session_item, the last item that does winning; -1 for a line that
+ * sets no pam_session or is no Defaults line.  *scope: 0 for every
+ * session, or the binding's ':', '>', '@' or '!' (users, runas users,
+ * hosts, commands); *word: the length of "Defaults" and its binding. */
+static int defaults_session(char *t, char *scope, size_t *word)
+{
+	char *list;
+	int set = -1;
+
+	if (strncmp(t, "Defaults", 8) != 0)
+		return -1;
+	*scope = t[8] && strchr(":>@!", t[8]) ? t[8] : 0;
+	if (*scope)
+		list = item_end(t + 9, false);
+	else if (isspace((unsigned char)t[8]))
+		list = t + 8;
+	else
+		return -1;
+	*word = (size_t)(list - t);
+	for (char *start = list;;) {
+		char *q = item_end(start, true), end = *q;
+		int v;
+
+		*q = '\0';
+		if ((v = pam_session_item(start)) >= 0)
+			set = v;
+		if (end == '\0')
+			return set;
+		start = q + 1;
+	}
+}
+
+/* Where the rules turn pam_session off, into out: the last Defaults
+ * line for every session that sets it, if that turns it off; else the
+ * first scoped one that turns it off (sudo applies a scoped Defaults
+ * after the global ones).  0 or -ENOMEM. */
+static int find_session_off(const struct sudo_state *s,
+			    struct dg_sudoers_session *out)
+{
+	const struct rule *global = NULL, *scoped = NULL;
+	size_t global_word = 0, scoped_word = 0;
+	char scoped_c = 0;
+
+	for (size_t i = 0; i < s->rules.n; i++) {
+		_cleanup_free_ char *t = strdup(s->rules.v[i].text);
+		size_t word;
+		char scope;
+		int v;
+
+		if (!t)
+			return -ENOMEM;
+		if ((v = defaults_session(t, &scope, &word)) < 0)
+			continue;
+		if (!scope) {
+			global = v ? NULL : &s->rules.v[i];
+			global_word = word;
+		} else if (!v && !scoped) {
+			scoped = &s->rules.v[i];
+			scoped_word = word;
+			scoped_c = scope;
+		}
+	}
+	const struct rule *ru = global ? global : scoped;
+	if (!ru)
+		return 0;
+	out->scope = global ? 0 : scoped_c;
+	out->line = ru->lineno;
+	if (!(out->file = strdup(ru->file)) ||
+	    !(out->defaults = strndup(ru->text,
+				      global ? global_word : scoped_word))) {
+		dg_sudoers_session_free(out);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void dg_sudoers_session_free(struct dg_sudoers_session *s)
+{
+	free(s->file);
+	free(s->defaults);
+	*s = (struct dg_sudoers_session){0};
+}
+
 static void state_free(struct sudo_state *s)
 {
 	for (size_t i = 0; i < s->aliases.n; i++) {
@@ -649,21 +751,50 @@ static void state_free(struct sudo_state *s)
 	dg_evidence_free(&s->found);
 }
 
+static struct sudo_state state_of(const struct dg_sudoers_how *how,
+				  struct dg_diags *diags)
+{
+	return (struct sudo_state){.diags = diags,
+				   .lenient = !how->explicit && !how->strict,
+				   .shost = how->shost};
+}
+
+static int read_all(struct sudo_state *s, const char *const *paths,
+		    size_t n, const struct dg_sudoers_how *how)
+{
+	int r = 0;
+
+	for (size_t i = 0; i < n && r >= 0; i++)
+		r = read_sudoers(s, paths[i], 0, how->explicit);
+	return r;
+}
+
 int dg_sudoers_read(const char *const *paths, size_t n,
 		    const struct dg_sudoers_how *how,
 		    struct dg_evidence_store *ev, struct dg_diags *diags)
 {
-	struct sudo_state s = {.diags = diags,
-			       .lenient = !how->explicit && !how->strict,
-			       .shost = how->shost};
-	int r = 0;
+	struct sudo_state s = state_of(how, diags);
+	int r = read_all(&s, paths, n, how);
 
-	for (size_t i = 0; i < n && r >= 0; i++)
-		r = read_sudoers(&s, paths[i], 0, how->explicit);
 	for (size_t i = 0; i < s.rules.n && r >= 0; i++)
 		r = judge_rule(&s, &s.rules.v[i]);
 	if (r >= 0)
 		r = dg_evidence_merge(ev, &s.found);
+	state_free(&s);
+	return r < 0 ? r : s.first_error;
+}
+
+int dg_sudoers_pam_session(const char *const *paths, size_t n,
+			   const struct dg_sudoers_how *how,
+			   struct dg_sudoers_session *out,
+			   struct dg_diags *diags)
+{
+	struct sudo_state s = state_of(how, diags);
+	int r = read_all(&s, paths, n, how);
+
+	*out = (struct dg_sudoers_session){0};
+	if (r >= 0)
+		r = find_session_off(&s, out);
 	state_free(&s);
 	return r < 0 ? r : s.first_error;
 }

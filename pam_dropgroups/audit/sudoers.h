@@ -32,4 +32,32 @@ int dg_sudoers_read(const char *const *paths, size_t n,
 		    const struct dg_sudoers_how *how,
 		    struct dg_evidence_store *ev, struct dg_diags *diags);
 
+/* Where sudoers turns pam_session off: sudo then opens no PAM session,
+ * and no session line of its stack runs. */
+struct dg_sudoers_session {
+	/* where; NULL: pam_session is on for every session */
+	char *file;
+	int line;
+	/* "Defaults" and its binding as written ("Defaults:bob") */
+	char *defaults;
+	/* 0: off for every session (the last Defaults line without a
+	 * binding that sets pam_session turns it off); else off for some,
+	 * the binding's ':' (users), '>' (runas users), '@' (hosts) or '!'
+	 * (commands), at the first such line */
+	char scope;
+};
+
+/* Read the sudoers files as dg_sudoers_read does, and find where they
+ * turn pam_session off ("Defaults !pam_session", each of its scoped
+ * forms) into *out, which is empty where they do not.  Returns 0; or the
+ * -errno of the first error (in diags), *out holding what the files
+ * that were read say; or -ENOMEM with *out empty.  Free *out with
+ * dg_sudoers_session_free. */
+int dg_sudoers_pam_session(const char *const *paths, size_t n,
+			   const struct dg_sudoers_how *how,
+			   struct dg_sudoers_session *out,
+			   struct dg_diags *diags);
+
+void dg_sudoers_session_free(struct dg_sudoers_session *s);
+
 #endif

@@ -363,6 +363,77 @@ static void a_read_error_returns_errno_and_adds_nothing(void **state)
 	free(missing);
 }
 
+/* pam_session off of path, read as lint reads the default files (a
+ * missing one is no error, an unreadable one is); the result's code. */
+static int session_of(struct fixture *f, const char *path,
+		      struct dg_sudoers_session *out)
+{
+	const char *paths[] = {path};
+	struct dg_sudoers_how how = {.strict = true, .shost = "xerxes"};
+
+	return dg_sudoers_pam_session(paths, 1, &how, out, &f->diags);
+}
+
+/* Where sudoers turns pam_session off: the last global Defaults that
+ * sets it decides for every session ('!'s counted as sudo's lexer counts
+ * them, in a list, through an include); a scoped one turns it off for
+ * some; "pam_session=false", which sudo refuses, and other options, do
+ * not. */
+static void pam_session_off_and_where(void **state)
+{
+	struct fixture *f = *state;
+	struct dg_sudoers_session o;
+	char *inc = write_file(f, "inc", "Defaults\tenv_reset, ! !!pam_session\n");
+	char *text, *p;
+
+	p = write_file(f, "on", "Defaults pam_session=false\n"
+				"Defaults !pam_sessions, !!pam_session\n"
+				"Defaultsx !pam_session\n"
+				"alice ALL = (ALL) ALL\n");
+	assert_int_equal(session_of(f, p, &o), 0);
+	assert_null(o.file);
+	free(p);
+	assert_true(asprintf(&text, "Defaults !pam_session\n"
+				    "Defaults pam_session\n"
+				    "# Defaults !pam_session\n"
+				    "@include %s\n", inc) >= 0);
+	p = write_file(f, "off", text);
+	assert_int_equal(session_of(f, p, &o), 0);
+	assert_string_equal(o.file, inc);
+	assert_int_equal(o.line, 1);
+	assert_string_equal(o.defaults, "Defaults");
+	assert_int_equal(o.scope, 0);
+	dg_sudoers_session_free(&o);
+	free(p);
+	/* scoped: off for some sessions, the first such line named; a
+	 * global one that turns it off wins */
+	p = write_file(f, "scoped", "Defaults>root pam_session\n"
+				    "Defaults:bob,  carol log_output,!pam_session\n"
+				    "Defaults!/bin/sh !pam_session\n");
+	assert_int_equal(session_of(f, p, &o), 0);
+	assert_string_equal(o.defaults, "Defaults:bob,  carol");
+	assert_int_equal(o.line, 2);
+	assert_int_equal(o.scope, ':');
+	dg_sudoers_session_free(&o);
+	free(p);
+	p = write_file(f, "both", "Defaults@h1 !pam_session\n"
+				  "Defaults \\\n  !pam_session\n");
+	assert_int_equal(session_of(f, p, &o), 0);
+	assert_int_equal(o.line, 2);
+	assert_int_equal(o.scope, 0);
+	dg_sudoers_session_free(&o);
+	assert_int_equal(f->diags.n, 0);
+	free(p);
+	free(text);
+	/* an include that cannot be read: its error, nothing made up */
+	p = write_file(f, "broken", "@include missing\n");
+	assert_int_equal(session_of(f, p, &o), -ENOENT);
+	assert_null(o.file);
+	assert_int_equal(f->diags.n, 1);
+	free(p);
+	free(inc);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -375,6 +446,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(lines_as_sudo_s_lexer_reads_them, setup, teardown),
 		cmocka_unit_test_setup_teardown(sudo_conf_names_the_sudoers_file, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_read_error_returns_errno_and_adds_nothing, setup, teardown),
+		cmocka_unit_test_setup_teardown(pam_session_off_and_where, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
