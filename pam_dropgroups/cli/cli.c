@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -27,6 +28,8 @@
 #include "plan.h"
 #include "sshdconf.h"
 #include "strlist.h"
+#include "sudoconf.h"
+#include "sudoers.h"
 #include "util.h"
 #include "ways.h"
 
@@ -330,9 +333,116 @@ static int sshd_not_run(const char *path, char **why, char **file, int *line)
 	return r;
 }
 
+/* The file that names sudo's sudoers file (sudoers_file=). */
+#define DG_SUDO_CONF "/etc/sudo.conf"
+
+/* The short host name, as sudo expands "%h" in an include's path (the
+ * node name up to its first dot) into uts, or NULL. */
+static const char *short_host(struct utsname *uts)
+{
+	if (uname(uts) < 0 || !uts->nodename[0])
+		return NULL;
+	uts->nodename[strcspn(uts->nodename, ".")] = '\0';
+	return uts->nodename;
+}
+
+/* For whom a scoped Defaults turns pam_session off. */
+static const char *sudo_scope_text(char scope)
+{
+	switch (scope) {
+	case ':':
+		return " for some users";
+	case '>':
+		return " for some target users";
+	case '@':
+		return " on some hosts";
+	case '!':
+		return " for some commands";
+	}
+	return "";
+}
+
+/* Why sudo runs no session stack, by what its sudoers say (off), or by
+ * the first error that kept them from being read (r < 0): a clause into
+ * *why and where into *file and *line, or -ENOMEM. */
+static int sudo_why(int r, const struct dg_sudoers_session *off,
+		    const struct dg_diags *diags, char **why, char **file,
+		    int *line)
+{
+	const struct dg_diag *e = dg_diag_first_error(diags);
+	int n;
+
+	if (r < 0) {
+		n = asprintf(why, "whether sudo opens a PAM session cannot be "
+				  "told (%s), so it is counted as opening none",
+			     e ? e->message : strerror(-r));
+		*file = strdup(e && e->file ? e->file : DG_SUDO_CONF);
+		*line = e ? e->line : 0;
+	} else {
+		n = asprintf(why, "%s !pam_session, so sudo opens no PAM "
+				  "session%s",
+			     off->defaults, sudo_scope_text(off->scope));
+		*file = strdup(off->file);
+		*line = off->line;
+	}
+	if (n < 0)
+		*why = NULL; /* undefined after a failed asprintf */
+	return *why && *file ? 0 : -ENOMEM;
+}
+
+/* Whether sudo opens a PAM session, so that its session stack runs:
+ * pam_session in the sudoers file sudo.conf names and what it includes,
+ * read as root's sudo reads them (one lint may not read cannot be told).
+ * *why NULL when it does (or no sudoers exists), else as sshd_not_run.
+ * 0 or -ENOMEM. */
+static int sudo_not_run(char **why, char **file, int *line)
+{
+	_cleanup_free_ char *sudoers = NULL;
+	struct dg_diags diags = {0};
+	struct dg_sudoers_session off = {0};
+	struct utsname uts;
+	struct dg_sudoers_how how = {.strict = true,
+				     .shost = short_host(&uts)};
+	int r = dg_sudoconf_read(DG_SUDO_CONF, &sudoers, &diags);
+
+	if (r == 0) {
+		const char *paths[] = {sudoers};
+
+		r = dg_sudoers_pam_session(paths, 1, &how, &off, &diags);
+	}
+	if (r == -ENOMEM || diags.lost)
+		r = -ENOMEM;
+	else if (r < 0 || off.file)
+		r = sudo_why(r, &off, &diags, why, file, line);
+	if (r < 0) {
+		free(*why);
+		free(*file);
+		*why = *file = NULL;
+	}
+	dg_sudoers_session_free(&off);
+	dg_diag_free(&diags);
+	return r;
+}
+
+/* Whether the program of service runs its PAM stack at all, by its own
+ * configuration: sshd (sshd_config, UsePAM) and sudo (sudoers,
+ * pam_session).  *why NULL when it does, else why not, as a clause, and
+ * where that is decided.  0 or -ENOMEM. */
+static int program_not_run(const char *service, const char *sshd_config,
+			   char **why, char **file, int *line)
+{
+	*why = *file = NULL;
+	*line = 0;
+	if (strcmp(service, "sshd") == 0)
+		return sshd_not_run(sshd_config, why, file, line);
+	if (strcmp(service, "sudo") == 0 || strcmp(service, "sudo-i") == 0)
+		return sudo_not_run(why, file, line);
+	return 0;
+}
+
 /* Read one service's stack into *s, or "other"'s where it has none, as
- * libpam would; for sshd, whether it runs it at all (sshd_config).  0 or
- * -ENOMEM; other failures are in diags. */
+ * libpam would; for sshd and sudo, whether it runs it at all
+ * (program_not_run).  0 or -ENOMEM; other failures are in diags. */
 static int read_stack(const struct dg_pam_dirs *dirs,
 		      const char *sshd_config, const char *service,
 		      struct dg_service_stack *s, struct dg_diags *diags)
@@ -357,9 +467,9 @@ static int read_stack(const struct dg_pam_dirs *dirs,
 		s->status = r;
 		r = 0;
 	}
-	if (r == 0 && strcmp(service, "sshd") == 0)
-		r = sshd_not_run(sshd_config, &s->not_run, &s->not_run_file,
-				 &s->not_run_line);
+	if (r == 0)
+		r = program_not_run(service, sshd_config, &s->not_run,
+				    &s->not_run_file, &s->not_run_line);
 	return r;
 }
 
@@ -495,27 +605,27 @@ static void print_verdicts(const struct dg_outcome *o)
 	}
 }
 
-/* For service sshd, when sshd runs no PAM stack, say so before any
- * verdict: the module never runs there.  0 or -ENOMEM. */
+/* For service sshd or sudo, when the program runs no PAM stack (or no
+ * session), say so before any verdict: the module never runs there.  0
+ * or -ENOMEM. */
 static int explain_not_run(const char *service, const char *sshd_config)
 {
 	_cleanup_free_ char *why = NULL, *file = NULL;
 	int line, r;
 
-	if (strcmp(service, "sshd") != 0)
-		return 0;
-	if ((r = sshd_not_run(sshd_config, &why, &file, &line)) < 0)
+	if ((r = program_not_run(service, sshd_config, &why, &file,
+				 &line)) < 0)
 		return r;
 	if (why && line)
-		printf("the module never runs for service \"sshd\": %s "
+		printf("the module never runs for service \"%s\": %s "
 		       "(%s:%d); every group stays, and what follows is what "
 		       "it would decide if it ran\n",
-		       why, file, line);
+		       service, why, file, line);
 	else if (why)
-		printf("the module never runs for service \"sshd\": %s "
+		printf("the module never runs for service \"%s\": %s "
 		       "(%s); every group stays, and what follows is what it "
 		       "would decide if it ran\n",
-		       why, file);
+		       service, why, file);
 	return 0;
 }
 

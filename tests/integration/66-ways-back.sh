@@ -140,6 +140,55 @@ test_sudo_to_oneself_is_trimmed_again_only_by_sudo_s_stack() {
 	assert_groups_line 1 $TRIMMED
 }
 
+# sudo runs its session stack only while sudoers leaves pam_session on:
+# under "Defaults !pam_session" it opens no PAM session, so the session
+# line of /etc/pam.d/sudo never runs, and sudo -u alice gives every group
+# back.  lint names the sudoers line (an error: the rule names "*"), and
+# explain lists sudo as open.  The baseline: pam_session on, sudo trims
+# and lint has nothing to say about sudo.
+test_sudo_without_pam_session_is_an_open_way_that_lint_names() {
+	ways_policy
+	sudo_to_self
+	use_snippet sudo
+	use_snippet sudo sudo-i
+	as_alice "sudo -n -u alice $GROUPS_NOW"
+	assert_groups_line 1 $TRIMMED
+	capture "$DG" lint
+	! grep -q 'pam_session' "$T/err" || fail "lint names pam_session while it is on"
+	capture "$DG" explain su alice
+	! grep -q '^  sudo' "$T/out" || fail "explain calls sudo open while it trims"
+	printf 'Defaults:bob !pam_session\nDefaults\tenv_reset, !pam_session\n' >> "$T/sudoers"
+	as_alice "sudo -n -u alice $GROUPS_NOW"
+	assert_exit 0
+	assert_groups_line 1 $ALL # no session: the line never runs
+	capture "$DG" lint
+	assert_exit 1
+	assert_in err "^/etc/sudoers:4: Defaults !pam_session, so sudo opens no PAM session: no rule for service \"sudo\" ever applies"
+	assert_in err "^/etc/sudoers:4: Defaults !pam_session, so sudo opens no PAM session: no rule for service \"sudo-i\" ever applies"
+	for who in sudo su; do
+		capture "$DG" explain "$who" alice
+		assert_exit 0
+		assert_in out "^  sudo: Defaults !pam_session, so sudo opens no PAM session, and its logins keep every group \(/etc/sudoers:4\)\$"
+	done
+	capture "$DG" explain sudo alice
+	assert_in out "^the module never runs for service \"sudo\": Defaults !pam_session, so sudo opens no PAM session \(/etc/sudoers:4\)"
+	# scoped to bob: alice's sudo trims again, and lint still names the
+	# line, for bob's sessions (written in place: /etc/sudoers is a bind
+	# mount of the file)
+	sed '$d' "$T/sudoers" > "$T/scoped"
+	cat "$T/scoped" > /etc/sudoers
+	as_alice "sudo -n -u alice $GROUPS_NOW"
+	assert_groups_line 1 $TRIMMED
+	capture "$DG" lint
+	assert_exit 1
+	assert_in err "^/etc/sudoers:3: Defaults:bob !pam_session, so sudo opens no PAM session for some users"
+	# a sudoers lint may not read (mode 0440, lint run by alice) cannot
+	# be told, and is counted as turning it off
+	capture setpriv --reuid alice --regid alice --init-groups "$DG" lint
+	assert_exit 1
+	assert_in err "^/etc/sudoers: whether sudo opens a PAM session cannot be told \(Permission denied\), so it is counted as opening none: no rule for service \"sudo\""
+}
+
 # run_cron: Debian's cron in the foreground (-f), logging each job's
 # start and end (-L 15) to the test's syslog, until alice's job has
 # ended or cron refused it.  Her crontab has an @reboot job: cron runs
