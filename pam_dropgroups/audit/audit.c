@@ -100,16 +100,6 @@ static bool print_diags(struct dg_diags *diags)
 	return whole;
 }
 
-/* The short host name, as sudo expands "%h" (the node name up to its
- * first dot) into uts (whose nodename it shortens), or NULL. */
-static const char *short_host(struct utsname *uts)
-{
-	if (uname(uts) < 0 || !uts->nodename[0])
-		return NULL;
-	uts->nodename[strcspn(uts->nodename, ".")] = '\0';
-	return uts->nodename;
-}
-
 /* The sudoers files sudo reads: the one sudo.conf names (by default
  * /etc/sudoers), and /etc/sudoers.d.  0, or the first error's -errno. */
 static int read_default_sudoers(const struct dg_sudoers_how *how,
@@ -137,7 +127,7 @@ static int gather(const struct audit_options *o, struct dg_evidence_store *ev)
 	struct utsname uts;
 	struct dg_sudoers_how how = {.explicit = o->sudoers.n != 0,
 				     .strict = o->dropin != NULL,
-				     .shost = short_host(&uts)};
+				     .shost = dg_sudoers_short_host(&uts)};
 	int err = 0, r;
 
 	if (o->npaths)

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <sys/stat.h>
 
 #include "lines.h"
@@ -797,4 +798,12 @@ int dg_sudoers_pam_session(const char *const *paths, size_t n,
 		r = find_session_off(&s, out);
 	state_free(&s);
 	return r < 0 ? r : s.first_error;
+}
+
+const char *dg_sudoers_short_host(struct utsname *uts)
+{
+	if (uname(uts) < 0 || !uts->nodename[0])
+		return NULL;
+	uts->nodename[strcspn(uts->nodename, ".")] = '\0';
+	return uts->nodename;
 }

@@ -60,4 +60,10 @@ int dg_sudoers_pam_session(const char *const *paths, size_t n,
 
 void dg_sudoers_session_free(struct dg_sudoers_session *s);
 
+/* The short host name, as sudo expands "%h" in an include's path (the
+ * node name up to its first dot), into uts (whose nodename it
+ * shortens), or NULL. */
+struct utsname;
+const char *dg_sudoers_short_host(struct utsname *uts);
+
 #endif

@@ -336,16 +336,6 @@ static int sshd_not_run(const char *path, char **why, char **file, int *line)
 /* The file that names sudo's sudoers file (sudoers_file=). */
 #define DG_SUDO_CONF "/etc/sudo.conf"
 
-/* The short host name, as sudo expands "%h" in an include's path (the
- * node name up to its first dot) into uts, or NULL. */
-static const char *short_host(struct utsname *uts)
-{
-	if (uname(uts) < 0 || !uts->nodename[0])
-		return NULL;
-	uts->nodename[strcspn(uts->nodename, ".")] = '\0';
-	return uts->nodename;
-}
-
 /* For whom a scoped Defaults turns pam_session off. */
 static const char *sudo_scope_text(char scope)
 {
@@ -402,7 +392,7 @@ static int sudo_not_run(char **why, char **file, int *line)
 	struct dg_sudoers_session off = {0};
 	struct utsname uts;
 	struct dg_sudoers_how how = {.strict = true,
-				     .shost = short_host(&uts)};
+				     .shost = dg_sudoers_short_host(&uts)};
 	int r = dg_sudoconf_read(DG_SUDO_CONF, &sudoers, &diags);
 
 	if (r == 0) {

@@ -349,8 +349,9 @@ static enum dg_trim judge_and_report(const struct dg_service_stack *s,
 	/* its lines never run: what they would do does not matter */
 	if (j.trim == DG_TRIM_NOT_RUN) {
 		dg_diag_add(d, DG_ERROR, s->not_run_file, s->not_run_line,
-			    "%s: no rule for service \"%s\" ever applies to "
-			    "its logins, which keep every group",
+			    "%s: the module does not run there, so no rule "
+			    "for service \"%s\" applies, and those logins "
+			    "keep every group",
 			    s->not_run, s->service);
 		return j.trim;
 	}

@@ -163,8 +163,8 @@ test_sudo_without_pam_session_is_an_open_way_that_lint_names() {
 	assert_groups_line 1 $ALL # no session: the line never runs
 	capture "$DG" lint
 	assert_exit 1
-	assert_in err "^/etc/sudoers:4: Defaults !pam_session, so sudo opens no PAM session: no rule for service \"sudo\" ever applies"
-	assert_in err "^/etc/sudoers:4: Defaults !pam_session, so sudo opens no PAM session: no rule for service \"sudo-i\" ever applies"
+	assert_in err "^/etc/sudoers:4: Defaults !pam_session, so sudo opens no PAM session: the module does not run there, so no rule for service \"sudo\" applies"
+	assert_in err "^/etc/sudoers:4: Defaults !pam_session, so sudo opens no PAM session: the module does not run there, so no rule for service \"sudo-i\" applies"
 	for who in sudo su; do
 		capture "$DG" explain "$who" alice
 		assert_exit 0
@@ -186,7 +186,7 @@ test_sudo_without_pam_session_is_an_open_way_that_lint_names() {
 	# be told, and is counted as turning it off
 	capture setpriv --reuid alice --regid alice --init-groups "$DG" lint
 	assert_exit 1
-	assert_in err "^/etc/sudoers: whether sudo opens a PAM session cannot be told \(Permission denied\), so it is counted as opening none: no rule for service \"sudo\""
+	assert_in err "^/etc/sudoers: whether sudo opens a PAM session cannot be told \(Permission denied\), so it is counted as opening none: the module does not run there, so no rule for service \"sudo\""
 }
 
 # run_cron: Debian's cron in the foreground (-f), logging each job's

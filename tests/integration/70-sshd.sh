@@ -138,7 +138,7 @@ test_sshd_without_pam_keeps_every_group_and_lint_and_explain_say_so() {
 	assert_ids "$out" $ALL
 	capture "$DG" lint
 	assert_exit 1
-	assert_in err '^/etc/ssh/sshd_config.d/10-pam.conf:2: UsePAM is "no", so sshd runs no PAM stack: no rule for service "sshd" ever applies to its logins, which keep every group$'
+	assert_in err '^/etc/ssh/sshd_config.d/10-pam.conf:2: UsePAM is "no", so sshd runs no PAM stack: the module does not run there, so no rule for service "sshd" applies, and those logins keep every group$'
 	capture "$DG" explain sshd alice
 	assert_exit 0
 	assert_in out '^the module never runs for service "sshd": UsePAM is "no", so sshd runs no PAM stack \(/etc/ssh/sshd_config.d/10-pam.conf:2\)'

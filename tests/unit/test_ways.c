@@ -560,8 +560,9 @@ static void test_a_stack_the_program_does_not_run(void **state)
 		relint_not_run(&l);
 		assert_finding(&l.diags, DG_ERROR, "/etc/ssh/sshd_config", 7,
 			       "UsePAM is \"no\", so sshd runs no PAM stack: "
-			       "no rule for service \"sshd\" ever applies to "
-			       "its logins, which keep every group");
+			       "the module does not run there, so no rule for "
+			       "service \"sshd\" applies, and those logins "
+			       "keep every group");
 		assert_int_equal(n_of(&l.diags, DG_ERROR), 1);
 		done(&l);
 	}
