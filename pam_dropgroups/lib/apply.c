@@ -97,6 +97,21 @@ static int decide_now(const struct dg_plan *plan,
 	return r;
 }
 
+/* decide_now, then refuse what a user namespace hides: what an apply
+ * and a preview both do before anything is written. */
+static int decide_checked(const struct dg_plan *plan,
+			  const struct dg_gid_names *known, gid_t **current,
+			  size_t *n, struct dg_outcome *o,
+			  struct dg_apply_error *why)
+{
+	int r;
+
+	if ((r = decide_now(plan, known, current, n, o, why)) < 0 ||
+	    (r = check_user_namespace(*current, *n, why)) < 0)
+		dg_plan_outcome_free(o);
+	return r;
+}
+
 static int apply_locked(const struct dg_plan *plan, bool always_nnp,
 			const struct dg_gid_names *known,
 			struct dg_outcome *out, struct dg_apply_error *why)
@@ -106,11 +121,8 @@ static int apply_locked(const struct dg_plan *plan, bool always_nnp,
 	size_t n = 0;
 	int r;
 
-	if ((r = decide_now(plan, known, &current, &n, &o, why)) < 0 ||
-	    (r = check_user_namespace(current, n, why)) < 0) {
-		dg_plan_outcome_free(&o);
+	if ((r = decide_checked(plan, known, &current, &n, &o, why)) < 0)
 		return r;
-	}
 	/* no_new_privs first: a failure after it can never leave fewer
 	 * groups without it. */
 	if ((always_nnp || plan->rule->src->no_new_privs) &&
@@ -177,11 +189,8 @@ int dg_apply_preview(const struct dg_plan *plan,
 
 	/* What apply_locked checks and decides, without the lock: nothing
 	 * is written, so nothing can interleave. */
-	if ((r = decide_now(plan, known, &current, &n, &o, why)) < 0 ||
-	    (r = check_user_namespace(current, n, why)) < 0) {
-		dg_plan_outcome_free(&o);
+	if ((r = decide_checked(plan, known, &current, &n, &o, why)) < 0)
 		return r;
-	}
 	*out = o;
 	return 0;
 }
