@@ -45,26 +45,28 @@ static size_t failure_codes(enum dg_pam_facility f, bool system_err,
 	}
 }
 
-static bool has_system_err(const struct dg_pam_line *l)
+/* l's arguments as the module parses them (args.c): system_err and
+ * report_only are read even when another argument is refused. */
+static struct dg_args line_args(const struct dg_pam_line *l)
 {
 	struct dg_args args;
 	_cleanup_free_ char *why = NULL;
 
 	(void)dg_args_parse((int)l->args.n, (const char *const *)l->args.v,
 			    &args, &why);
-	return args.system_err;
+	return args;
+}
+
+static bool has_system_err(const struct dg_pam_line *l)
+{
+	return line_args(l).system_err;
 }
 
 /* A report_only line logs what it would drop and enforces nothing: it
  * trims nothing, and refuses nothing, not even a broken policy. */
 static bool has_report_only(const struct dg_pam_line *l)
 {
-	struct dg_args args;
-	_cleanup_free_ char *why = NULL;
-
-	(void)dg_args_parse((int)l->args.n, (const char *const *)l->args.v,
-			    &args, &why);
-	return args.report_only;
+	return line_args(l).report_only;
 }
 
 /* Does the module's failure on l refuse the call?  A jump ignores it,
