@@ -2,16 +2,7 @@
 # lintian-clean at error level, and installs (and removes) cleanly in a
 # throwaway root: overlays on /usr, /etc and /var, private to the test.
 
-build_deb() {
-	local src=$T/src/pam-dropgroups
-	mkdir -p "$src"
-	# the working tree, without build outputs
-	tar -C "$TOP" --exclude=./build --exclude=./.git -c . | tar -C "$src" -x
-	(cd "$src" && dpkg-buildpackage -us -uc -b) > "$T/build.log" 2>&1 ||
-		{ tail -n 30 "$T/build.log"; fail "dpkg-buildpackage failed"; }
-	DEB=$(ls "$T"/src/libpam-dropgroups_*.deb)
-	echo "built $(basename "$DEB")"
-}
+. "$TOP/tests/lib/deb.sh"
 
 # Everything below /usr, /etc and /var now writes to tmpfs.  The host's
 # user and group files show through, as dpkg needs them; use_test_users puts
@@ -56,7 +47,7 @@ test_debian_package_installs_each_file_in_place() {
 	build_deb
 	throwaway_root
 	dpkg -i "$DEB" > "$T/dpkg.log" 2>&1 || { cat "$T/dpkg.log"; fail "dpkg -i failed"; }
-	secdir=/usr/lib/$(dpkg-architecture -qDEB_HOST_MULTIARCH)/security
+	secdir=/lib/$(dpkg-architecture -qDEB_HOST_MULTIARCH)/security
 	for f in "$secdir/pam_dropgroups.so" /usr/sbin/dropgroups \
 		/usr/share/man/man8/pam_dropgroups.8.gz /usr/share/man/man8/dropgroups.8.gz \
 		/usr/share/man/man5/dropgroups.conf.5.gz /usr/share/pam-configs/dropgroups \
