@@ -143,6 +143,15 @@ check-asan: deps
 		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 		tests/run-all.sh
 
+# The .deb in a Debian 12 root made by debootstrap (tests/package/): built,
+# installed, enabled as README.md says, purged, logged in through at each
+# step.  Slow (a package build, and debootstrap needs the network the
+# first time), so not part of `make check`.
+check-package: deps
+	$(MAKE) all helpers
+	tests/package/root.sh $(B)/package/bookworm-root.tar
+	DG_TEST_DIR=$(CURDIR)/tests/package tests/run-integration.sh
+
 # The unit tests alone: no root, no namespaces (used by the package build).
 check-unit: unit
 	set -e; for t in $(UNIT_TESTS); do $(B)/$$t; done
@@ -223,5 +232,5 @@ include tests/kernel/kernel.mk
 clean:
 	rm -rf $(B) build-asan
 
-.PHONY: all deps unit helpers check check-asan check-unit demo install clean \
+.PHONY: all deps unit helpers check check-asan check-unit check-package demo install clean \
 	bench-directory bench-audit bench bench-callgrind mutate mutate-apply

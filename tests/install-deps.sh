@@ -19,7 +19,7 @@ pamtester libpam-modules libpam-modules-bin
 util-linux login bsdutils iproute2 procps strace
 man-db groff-base
 sudo openssh-server openssh-client python3
-debhelper dpkg-dev lintian fakeroot
+debhelper dpkg-dev lintian fakeroot debootstrap
 acl valgrind clang libclang-rt-14-dev
 slapd ldap-utils
 nslcd libnss-ldapd

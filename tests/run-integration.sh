@@ -3,6 +3,8 @@
 # sandbox (private mount, network and pid namespaces), as root.
 # Prints TAP-style lines and ends with "N passed, N failed".
 #   tests/run-integration.sh [PATTERN]   only tests whose name matches
+# DG_TEST_DIR=tests/package runs the tests of that directory instead
+# (`make check-package`).
 #
 # Tests are found by reading the files, never by running them: a file
 # that does not parse is a failure of its own (and its tests then fail
@@ -41,7 +43,7 @@ tests_of() {
 	sed -n 's/^\(test_[A-Za-z0-9_]*\)[[:space:]]*()[[:space:]]*{.*$/\1/p' "$1"
 }
 
-for file in "$TOP"/tests/integration/*.sh; do
+for file in "${DG_TEST_DIR:-$TOP/tests/integration}"/*.sh; do
 	name=$(basename "$file")
 	if ! bash -n "$file" 2> "$logdir/$name.syntax"; then
 		result 1 "$name parses" "$logdir/$name.syntax"
