@@ -93,51 +93,29 @@ static int ask_files(const struct dg_user *user, struct list *l,
 	return 0;
 }
 
-/* A name glibc could turn into a library name: no path, nothing odd. */
-static bool plain_name(const char *name)
-{
-	return *name && strspn(name, "abcdefghijklmnopqrstuvwxyz"
-				     "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") ==
-				strlen(name);
-}
-
 static initgroups_fn find_initgroups(const char *service, struct said *s,
 				     int *r)
 {
-	_cleanup_free_ char *lib = NULL, *sym = NULL;
-	void *h, *fn;
+	void *fn;
 
-	*r = 0;
-	if (!plain_name(service)) {
+	switch ((*r = dg_nss_service_fn(service, "initgroups_dyn", &fn))) {
+	case 0:
+		return (initgroups_fn)fn;
+	case DG_NSS_BAD_NAME:
 		*r = said_failed(s, "NSS service \"%s\" is not a name a "
 				    "library can have", service);
-		return NULL;
-	}
-	if (asprintf(&lib, "libnss_%s.so.2", service) < 0) {
-		lib = NULL; /* undefined after a failed asprintf */
-		*r = -ENOMEM;
-		return NULL;
-	}
-	if (asprintf(&sym, "_nss_%s_initgroups_dyn", service) < 0) {
-		sym = NULL;
-		*r = -ENOMEM;
-		return NULL;
-	}
-	/* As glibc loads it, and never unloaded: glibc keeps its own
-	 * handle on the same library, and a service's threads or
-	 * destructors are not ours to run early. */
-	if (!(h = dlopen(lib, RTLD_LAZY | RTLD_LOCAL | RTLD_NODELETE))) {
+		break;
+	case DG_NSS_NO_LIBRARY:
 		*r = said_failed(s, "NSS service \"%s\" could not be loaded "
 				    "(%s)", service, dlerror());
-		return NULL;
-	}
-	fn = dlsym(h, sym);
-	(void)dlclose(h); /* RTLD_NODELETE: fn stays */
-	if (!fn)
+		break;
+	case DG_NSS_NO_FUNCTION:
 		*r = said_failed(s, "NSS service \"%s\" has no initgroups "
 				    "function, so whether it answered cannot "
 				    "be told", service);
-	return (initgroups_fn)fn;
+		break;
+	}
+	return NULL;
 }
 
 static const char *status_text(enum dg_nss_status status)

@@ -2,6 +2,7 @@
  * a user's group list.  Only a clean "not found" is not found. */
 #include "nss.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
@@ -660,6 +661,40 @@ const char *dg_nss_env_tampered(void)
 		if (getenv(unsafe[i]))
 			return unsafe[i];
 	return NULL;
+}
+
+/* A name glibc could turn into a library name: no path, nothing odd. */
+static bool plain_name(const char *name)
+{
+	return *name && strspn(name, "abcdefghijklmnopqrstuvwxyz"
+				     "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") ==
+				strlen(name);
+}
+
+int dg_nss_service_fn(const char *service, const char *what, void **fn)
+{
+	_cleanup_free_ char *lib = NULL, *sym = NULL;
+	void *h;
+
+	*fn = NULL;
+	if (!plain_name(service))
+		return DG_NSS_BAD_NAME;
+	if (asprintf(&lib, "libnss_%s.so.2", service) < 0) {
+		lib = NULL; /* undefined after a failed asprintf */
+		return -ENOMEM;
+	}
+	if (asprintf(&sym, "_nss_%s_%s", service, what) < 0) {
+		sym = NULL;
+		return -ENOMEM;
+	}
+	/* As glibc loads it, and never unloaded: glibc keeps its own
+	 * handle on the same library, and a service's threads or
+	 * destructors are not ours to run early. */
+	if (!(h = dlopen(lib, RTLD_LAZY | RTLD_LOCAL | RTLD_NODELETE)))
+		return DG_NSS_NO_LIBRARY;
+	*fn = dlsym(h, sym);
+	(void)dlclose(h); /* RTLD_NODELETE: fn stays */
+	return *fn ? 0 : DG_NSS_NO_FUNCTION;
 }
 
 bool dg_nss_nscd_may_answer(void)

@@ -72,6 +72,16 @@ int dg_nss_group_entry_lists(gid_t gid, const char *user);
  * another -errno when it could not be read. */
 int dg_nss_read_nsswitch(const char *db, struct dg_nss_services *out);
 
+/* Why dg_nss_service_fn found no function. */
+enum dg_nss_no_fn { DG_NSS_BAD_NAME = 1, DG_NSS_NO_LIBRARY, DG_NSS_NO_FUNCTION };
+
+/* _nss_SERVICE_WHAT from libnss_SERVICE.so.2, loaded as glibc loads it
+ * and never unloaded.  0 with *fn set; a dg_nss_no_fn (and *fn NULL)
+ * when the service is not a name a library can have, its library does
+ * not load (dlerror() then says why), or it has no such function;
+ * -ENOMEM. */
+int dg_nss_service_fn(const char *service, const char *what, void **fn);
+
 /* The name of a variable in this process's environment that an NSS
  * module reads even in a set-user-ID program, and that turns its
  * answers into "not found" (_SSS_LOOPS); NULL when none is set.  The
