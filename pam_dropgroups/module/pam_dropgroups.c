@@ -7,8 +7,8 @@
  * PAM_SESSION_ERR from open_session, PAM_CRED_ERR from setcred,
  * PAM_PERM_DENIED from account management, PAM_AUTH_ERR from
  * authenticate; or PAM_SYSTEM_ERR from any of them with system_err.
- * A report_only line's failures refuse nothing, and answer PAM_IGNORE
- * (let_through). */
+ * Two failures refuse nothing, and answer PAM_IGNORE (let_through): a
+ * report_only line's, and one for a user every NSS service calls uid 0. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -26,6 +26,7 @@
 #include "kernel.h"
 #include "nss.h"
 #include "plan.h"
+#include "uid0.h"
 #include "util.h"
 
 /* One call of the module: the handle, the arguments, and the code the
@@ -55,16 +56,29 @@ static int parse_args(struct call *c, int argc, const char **argv,
 	return PAM_SUCCESS;
 }
 
-/* Why a failure does not refuse this call, or NULL: it refuses.  A
- * report_only line enforces nothing, so it refuses nothing either.
+/* Why a failure does not refuse this call, or NULL: it refuses.
  *
- * (uid 0 is refused like anyone: NSS says which uid a name is, and a
- * program may reach a user by uid, "sudo -u #5000", whose name a
- * directory calls "root" while /etc/passwd makes "root" uid 0, so a
- * name that looks up as uid 0 does not show that the session is.) */
-static const char *let_through(const struct call *c)
+ * A report_only line enforces nothing, so it refuses nothing either.
+ * Root is never locked out: uid 0 can set any groups anyway, so refusing
+ * its session protects nothing, and a typo in the policy must not cost
+ * the console, su and sudo.  But the module knows the user by name, and
+ * a name that glibc looks up as uid 0 may be another uid's name in a
+ * directory ("sudo -u '#5000'"), so only a name that every NSS passwd
+ * service calls uid 0 counts (uid0.c); any doubt refuses, "root" too. */
+static const char *let_through(const struct call *c, bool *oom)
 {
-	return c->args.report_only ? "report_only enforces nothing" : NULL;
+	const void *user = NULL;
+	int r;
+
+	*oom = false;
+	if (c->args.report_only)
+		return "report_only enforces nothing";
+	if (pam_get_item(c->pamh, PAM_USER, &user) != PAM_SUCCESS || !user)
+		return NULL;
+	r = dg_uid0_sure(user);
+	*oom = r == -ENOMEM;
+	return r > 0 ? "the user is uid 0, who can set any groups anyway"
+		     : NULL;
 }
 
 /* Log the failure (what; outcome) as the call's one LOG_ERR line, and
@@ -72,7 +86,8 @@ static const char *let_through(const struct call *c)
  * through, else c->fail_code. */
 static int fail_with(struct call *c, const char *what, const char *outcome)
 {
-	const char *why = let_through(c);
+	bool oom;
+	const char *why = let_through(c, &oom);
 
 	if (!what)
 		what = "out of memory";
@@ -81,7 +96,8 @@ static int fail_with(struct call *c, const char *what, const char *outcome)
 		pam_syslog(c->pamh, LOG_ERR, "%s; %s, and the session is not "
 			   "refused: %s", what, outcome, why);
 	else
-		pam_syslog(c->pamh, LOG_ERR, "%s; %s", what, outcome);
+		pam_syslog(c->pamh, LOG_ERR, "%s; %s%s", what, outcome,
+			   oom ? " (out of memory looking up the user)" : "");
 	return c->failed;
 }
 

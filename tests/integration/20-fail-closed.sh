@@ -451,9 +451,11 @@ test_system_err_option_still_trims() {
 }
 
 
-# run_facility USER FACILITY EXPECT [ARG...]: USER through a stack of
-# FACILITY's one module line (ARGs), which must answer EXPECT; the
-# groups stay as they were.
+# Root is never locked out (SECURITY.md): uid 0 can set any groups
+# anyway, so a failure for it refuses nothing.  In every facility, with
+# and without system_err, the same broken policy refuses alice and lets
+# root through (PAM_IGNORE), its groups untouched, with one err line.
+# run_facility USER FACILITY EXPECT [ARG...]
 run_facility() {
 	local user=$1 facility=$2 expect=$3 op=
 	shift 3
@@ -470,23 +472,100 @@ run_facility() {
 	assert_untouched
 }
 
-# uid 0 fails closed like anyone (SECURITY.md): a name that looks up as
-# uid 0 does not show that the session is.  sudo -u '#5000' reaches a
-# directory user the directory calls "root", and /etc/passwd answers
-# "root" as uid 0 first: a pass for "root" would let that session keep
-# every group.  The baseline: a good policy trims root's session.
-test_uid_0_fails_closed_like_anyone() {
-	local facility
+# The code alice's failure has in FACILITY: session_err, ...
+refusal() {
+	case $1 in
+	session) echo session_err ;; setcred) echo cred_err ;;
+	auth) echo auth_err ;; account) echo perm_denied ;;
+	esac
+}
+
+root_is_never_refused() {
+	local why=$1 facility args code
+	for args in "config=$POLICY" "config=$POLICY system_err"; do
+		for facility in session setcred auth account; do
+			echo "-- $facility $args"
+			code=$(refusal "$facility")
+			[ "${args#* }" = system_err ] && code=system_err
+			run_facility alice "$facility" "$code" $args
+			assert_log err 1 "$why; groups left unchanged$"
+			run_facility root "$facility" ignore $args
+			assert_log err 1 "$why; groups left unchanged, and the session is not refused: the user is uid 0, who can set any groups anyway$"
+		done
+	done
+}
+
+test_a_broken_policy_refuses_alice_but_never_root() {
+	# the baseline: the rule applies to root as to anyone
 	good_policy
 	stack session success
 	run_pam root open_session
 	assert_rc 0
 	assert_groups 2003
 	echo 'version = 1; restricting = ( ); bogus = 1;' | policy
-	for facility in session:session_err setcred:cred_err auth:auth_err account:perm_denied; do
-		run_facility root "${facility%%:*}" "${facility#*:}" "config=$POLICY"
-		assert_log err 1 "$POLICY:1: unknown key \"bogus\"; groups left unchanged$"
-	done
+	root_is_never_refused "$POLICY:1: unknown key \"bogus\""
+}
+
+test_an_nss_error_refuses_alice_but_never_root() {
+	use_directory 'group ldap-abusers 6003' 'fail getgrnam ldap-abusers unavail ENOENT'
+	policy <<-'EOF'
+	version = 1;
+	restricting = ( "games-abusers", "ldap-abusers" );
+	rules = ( { name = "all"; services = "*"; drop = "*"; } );
+	EOF
+	root_is_never_refused "$POLICY:2: looking up group \"ldap-abusers\" in restricting failed: No such file or directory"
+}
+
+# Who is uid 0 is what NSS says of the user: a name whose look-up fails
+# is refused, even one the directory holds as uid 0, as nothing then
+# says which uid the session runs as.
+test_a_user_whose_look_up_fails_is_refused_even_as_uid_0() {
+	use_directory 'user toor 0 0'
+	echo 'version = 1; restricting = ( ); bogus = 1;' | policy
+	stack session ignore
+	run_pam toor open_session
+	assert_rc 0
+	assert_untouched
+	assert_log err 1 'the session is not refused: the user is uid 0'
+	log_reset
+	directory 'user toor 0 0' 'fail getpwnam toor unavail ENOENT'
+	stack session session_err
+	run_pam toor open_session
+	assert_failed_closed "$POLICY:1: unknown key \"bogus\"; groups left unchanged$"
+}
+
+# A name glibc looks up as uid 0 is not enough: sudo -u '#5000' reaches
+# a user by uid, and a directory after "files" may call uid 5000 "root"
+# while /etc/passwd's "root" is uid 0, so PAM_USER is "root" for a
+# session that runs as 5000.  Every NSS passwd service is asked for the
+# name on its own: one that gives another uid, or does not answer,
+# refuses, "root" too.  The baseline: a directory that does not know the
+# name lets root through.
+test_a_name_a_directory_gives_another_uid_is_not_root() {
+	use_directory 'user bob 5001 5001'
+	echo 'version = 1; restricting = ( ); bogus = 1;' | policy
+	stack session ignore
+	run_pam root open_session
+	assert_rc 0
+	assert_untouched
+	assert_log err 1 'the session is not refused: the user is uid 0, who can set any groups anyway$'
+	log_reset
+	directory 'user root 5000 5000'
+	stack session session_err
+	run_pam root open_session
+	assert_failed_closed "$POLICY:1: unknown key \"bogus\"; groups left unchanged$"
+	log_reset
+	# a directory that does not answer: whether it holds a "root" of
+	# another uid cannot be told
+	directory 'fail getpwnam root unavail ENOENT'
+	run_pam root open_session
+	assert_failed_closed "$POLICY:1: unknown key \"bogus\"; groups left unchanged$"
+	log_reset
+	# /etc/passwd itself with a second "root" line, of another uid
+	echo 'root:x:5000:5000::/:/bin/sh' >> /etc/passwd
+	directory 'user bob 5001 5001'
+	run_pam root open_session
+	assert_failed_closed "$POLICY:1: unknown key \"bogus\"; groups left unchanged$"
 }
 
 # report_only refuses nothing, not even a broken policy or a line the

@@ -415,6 +415,21 @@ test_an_environment_that_silences_nss_is_refused() {
 	assert_failed_closed 'the environment sets _SSS_LOOPS, which makes an NSS module answer "not found" to every look-up'
 }
 
+# The same environment does not lock root out: the look-up that says
+# uid 0 goes through /etc/passwd, which such a variable cannot hide.
+test_an_environment_that_silences_nss_does_not_lock_root_out() {
+	students_rule
+	stack session ignore
+	_SSS_LOOPS=NO run_pam root open_session
+	assert_rc 0
+	assert_untouched
+	assert_log err 1 'the environment sets _SSS_LOOPS, .*; groups left unchanged, and the session is not refused: the user is uid 0'
+	log_reset
+	stack session session_err
+	_SSS_LOOPS=NO run_pam alice open_session
+	assert_failed_closed 'the environment sets _SSS_LOOPS'
+}
+
 # The same for a "%group" of users: SSSD offline with a cold cache says
 # "not found" for contractors, which exists.  Whoever reaches that rule
 # is refused, not handed the milder rule after it; a user an earlier rule

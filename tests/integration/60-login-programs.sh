@@ -181,3 +181,66 @@ test_sudo_ignores_session_err_so_the_snippet_needs_system_err() {
 	# the module did run, and failed: sudo went on regardless
 	assert_log err 1 "$POLICY:1: unknown key \"bogus\""
 }
+
+# Root is never locked out: with a broken policy, su, runuser and sudo
+# to root still start root's shell with its groups, while the same
+# policy refuses alice.  Root is in audio here, which the rule drops, so
+# the baseline shows the rule applying to root too.
+test_a_broken_policy_never_locks_root_out() {
+	login_policy
+	local g
+	g=$(grep -v '^audio:' /etc/group)
+	{ echo "$g"; echo 'audio:x:29:alice,root'; } > /etc/group
+	use_snippet su
+	use_snippet runuser
+	use_snippet sudo
+	capture su root -c "$SUPP_GROUPS"
+	assert_ids "$out" 0
+	break_policy
+	capture su alice -c "$SUPP_GROUPS"
+	refused
+	log_reset
+	capture su root -c "$SUPP_GROUPS"
+	assert_exit 0
+	assert_ids "$out" 0 29
+	assert_log err 1 "$POLICY:1: unknown key \"bogus\"; groups left unchanged, and the session is not refused: the user is uid 0"
+	log_reset
+	capture runuser -u root -- sh -c "$SUPP_GROUPS"
+	assert_exit 0
+	assert_ids "$out" 0 29
+	assert_log err 1 'the session is not refused: the user is uid 0'
+	log_reset
+	capture sudo -u root sh -c "$SUPP_GROUPS"
+	assert_exit 0
+	assert_ids "$out" 0 29
+	assert_log err 1 'the session is not refused: the user is uid 0'
+	log_reset
+	capture sudo -u alice sh -c "$SUPP_GROUPS"
+	refused
+}
+
+# The attack that withdrew the first root pass: sudo -u '#5000', where
+# the directory calls uid 5000 "root".  sudo hands PAM the name "root",
+# whose getpwnam_r answers uid 0 from /etc/passwd; the session runs as
+# 5000.  With a broken policy it is refused like alice, while real root
+# is let through.
+test_sudo_to_a_directory_user_named_root_is_refused() {
+	# (the directory first: its overlay of the library directory would
+	# hide the module's, below it)
+	use_directory 'user root 5000 5000'
+	login_policy
+	use_snippet sudo
+	capture sudo -u '#5000' sh -c 'id -u; id -G'
+	assert_exit 0
+	[ "$(head -n1 "$T/out")" = 5000 ] || fail "sudo -u #5000 did not run as 5000"
+	break_policy
+	log_reset
+	capture sudo -u '#5000' sh -c 'id -u; id -G'
+	refused
+	log_reset
+	directory 'user bob 5001 5001'
+	capture sudo -u root sh -c "$SUPP_GROUPS"
+	assert_exit 0
+	assert_log err 1 'the session is not refused: the user is uid 0'
+}
+

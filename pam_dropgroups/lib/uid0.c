@@ -1,0 +1,167 @@
+/* Is a user name surely uid 0, whichever NSS service a program asked?
+ *
+ * The module knows the session's user by name (PAM_USER), and the login
+ * program may have reached that name from a uid: "sudo -u '#5000'" asks
+ * getpwuid_r(5000), and a directory after "files" may call uid 5000
+ * "root", while getpwnam_r("root") stops at /etc/passwd's uid 0.  So a
+ * name is taken for uid 0 only when every service of the passwd line that
+ * knows the name says 0 (each asked on its own, whatever the line's
+ * actions: a getpwuid_r may reach any of them), at least one knows it,
+ * and glibc's own answer (through nscd, when it runs) says 0 too.  A
+ * service that does not answer, a line that cannot be read, or a library
+ * that cannot be loaded is "cannot tell": not uid 0.  (An outage is no
+ * exception: a user who can make a directory time out could otherwise
+ * choose when the check passes.) */
+#include "uid0.h"
+
+#include <errno.h>
+#include <nss.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nss.h"
+#include "nsswitch.h"
+#include "util.h"
+
+#define PASSWD_FILE "/etc/passwd"
+/* A passwd entry larger than this is no answer. */
+#define ENTRY_MAX (1u << 20)
+
+/* What one service said of the name. */
+enum said { NOT_KNOWN, UID_0, OTHER_UID, CANNOT_TELL };
+
+static enum said merge(enum said a, enum said b)
+{
+	return a > b ? a : b; /* CANNOT_TELL > OTHER_UID > UID_0 > NOT_KNOWN */
+}
+
+/* Every entry of /etc/passwd with the name, as nss_files would read
+ * each (fgetpwent_r skips what it cannot parse, as nss_files does). */
+static int ask_files(const char *name, enum said *said)
+{
+	_cleanup_fclose_ FILE *f = fopen(PASSWD_FILE, "re");
+	_cleanup_free_ char *buf = NULL;
+	size_t size = 1024;
+	struct passwd pw, *res;
+	int r;
+
+	*said = NOT_KNOWN;
+	if (!f) {
+		if (errno == ENOENT)
+			return 0;
+		*said = CANNOT_TELL;
+		return errno == ENOMEM ? -ENOMEM : 0;
+	}
+	if (!(buf = malloc(size)))
+		return -ENOMEM;
+	for (;;) {
+		r = fgetpwent_r(f, &pw, buf, size, &res);
+		if (r == ERANGE) {
+			/* the entry is read again with a larger buffer: back
+			 * to where it started is not possible with stdio,
+			 * so the whole file is read again */
+			char *n;
+
+			if (size >= ENTRY_MAX) {
+				*said = CANNOT_TELL;
+				return 0;
+			}
+			size *= 2;
+			if (!(n = realloc(buf, size)))
+				return -ENOMEM;
+			buf = n;
+			rewind(f);
+			*said = NOT_KNOWN;
+			continue;
+		}
+		if (r == ENOENT)
+			return 0; /* the end */
+		if (r != 0) {
+			*said = CANNOT_TELL;
+			return r == ENOMEM ? -ENOMEM : 0;
+		}
+		if (strcmp(pw.pw_name, name) == 0)
+			*said = merge(*said, pw.pw_uid == 0 ? UID_0 : OTHER_UID);
+	}
+}
+
+typedef enum nss_status (*getpwnam_fn)(const char *name, struct passwd *pw,
+				       char *buf, size_t size, int *errnop);
+
+/* Another service, through its own library, as glibc would load it. */
+static int ask_library(const char *service, const char *name,
+		       enum said *said)
+{
+	_cleanup_free_ char *buf = NULL;
+	getpwnam_fn fn;
+	void *p;
+	int r = dg_nss_service_fn(service, "getpwnam_r", &p);
+
+	*said = CANNOT_TELL;
+	if (r != 0)
+		return r == -ENOMEM ? r : 0;
+	fn = (getpwnam_fn)p;
+	for (size_t size = 1024; size <= ENTRY_MAX; size *= 2) {
+		struct passwd pw;
+		enum nss_status st;
+		int err = 0;
+
+		free(buf);
+		if (!(buf = malloc(size)))
+			return -ENOMEM;
+		st = fn(name, &pw, buf, size, &err);
+		if (st == NSS_STATUS_TRYAGAIN && err == ERANGE)
+			continue;
+		if (st == NSS_STATUS_SUCCESS)
+			*said = pw.pw_uid == 0 ? UID_0 : OTHER_UID;
+		else if (st == NSS_STATUS_NOTFOUND)
+			*said = NOT_KNOWN;
+		return err == ENOMEM ? -ENOMEM : 0;
+	}
+	return 0;
+}
+
+int dg_uid0_sure(const char *name)
+{
+	struct dg_nss_services svc = {0};
+	struct dg_user u = {0};
+	enum said all = NOT_KNOWN;
+	int r = dg_nss_read_nsswitch("passwd", &svc);
+
+	if (r < 0) {
+		dg_nsswitch_services_free(&svc);
+		return r == -ENOMEM ? r : 0;
+	}
+	for (size_t i = 0; r > 0 && i < svc.n && all != CANNOT_TELL; i++) {
+		enum said s;
+		int e = strcmp(svc.v[i].name, "files") == 0
+				? ask_files(name, &s)
+				: ask_library(svc.v[i].name, name, &s);
+
+		if (e < 0) {
+			dg_nsswitch_services_free(&svc);
+			return e;
+		}
+		all = merge(all, s);
+	}
+	dg_nsswitch_services_free(&svc);
+	if (r == 0) { /* no passwd line: glibc asks files alone */
+		enum said s;
+		int e = ask_files(name, &s);
+
+		if (e < 0)
+			return e;
+		all = s;
+	}
+	if (all != UID_0)
+		return 0;
+	/* and what the login program itself was told, nscd's cache too */
+	r = dg_nss_user_lookup(name, &u);
+	all = r > 0 && u.uid == 0 ? UID_0 : CANNOT_TELL;
+	dg_policy_user_free(&u);
+	if (r == -ENOMEM)
+		return r;
+	return all == UID_0;
+}
