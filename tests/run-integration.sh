@@ -21,6 +21,13 @@ if [ "$(id -u)" != 0 ]; then
 	exit 1
 fi
 
+# The Debian package, built by the first test of this run that needs it
+# and kept here for the others (tests/lib/debian.sh): a build takes
+# minutes.
+DG_DEB_CACHE=$(mktemp -d /tmp/dgdeb.XXXXXX) || exit 1
+export DG_DEB_CACHE
+trap 'rm -rf "$DG_DEB_CACHE"' EXIT
+
 pass=0 failed=0 skipped=0 n=0
 
 result() { # result RC NAME [LOG]

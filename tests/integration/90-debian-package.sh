@@ -2,36 +2,9 @@
 # lintian-clean at error level, and installs (and removes) cleanly in a
 # throwaway root: overlays on /usr, /etc and /var, private to the test.
 
-. "$TOP/tests/lib/deb.sh"
-
-# Everything below /usr, /etc and /var now writes to tmpfs.  The host's
-# user and group files show through, as dpkg needs them; use_test_users puts
-# the test's own on top for a login, and use_host_users takes them off.
-throwaway_root() {
-	local d
-	for d in usr etc var; do
-		mkdir -p "$T/ov/$d/up" "$T/ov/$d/work"
-		mount -t overlay overlay \
-			-o "lowerdir=/$d,upperdir=$T/ov/$d/up,workdir=$T/ov/$d/work" "/$d"
-	done
-	rm -rf /etc/security/dropgroups.conf /etc/security/dropgroups.d
-	! dpkg -s libpam-dropgroups > /dev/null 2>&1 ||
-		fail "libpam-dropgroups is already installed on this host"
-}
-
-use_test_users() {
-	local f
-	for f in passwd group shadow gshadow nsswitch.conf; do
-		[ -e "$T/etc/$f" ] && mount --bind "$T/etc/$f" "/etc/$f"
-	done
-}
-
-use_host_users() {
-	local f
-	for f in passwd group shadow gshadow nsswitch.conf; do
-		[ -e "$T/etc/$f" ] && umount "/etc/$f"
-	done
-}
+# build_deb, throwaway_root, use_test_users and use_host_users are in
+# tests/lib/debian.sh.
+. "$TOP/tests/lib/debian.sh"
 
 test_debian_package_builds_lintian_clean() {
 	skip_under_sanitizers "the package is built without sanitizers"

@@ -4,7 +4,7 @@
 # The root is chrooted into inside the test's own namespaces; the host's
 # /etc and dpkg database are never touched.
 
-. "$TOP/tests/lib/deb.sh"
+. "$TOP/tests/lib/debian.sh"
 
 ROOT_TAR=${DG_PACKAGE_ROOT:-$BUILD/package/bookworm-root.tar}
 # alice in the root: uid/gid 1001, then audio, video, plugdev, users and
