@@ -1,23 +1,29 @@
 # contrib/ansible: the dropgroups role, run by ansible-playbook -c local
-# against the sandbox (its /etc/pam.d and /etc/security are throwaway
-# copies; /usr is an overlay on tmpfs, /var/lib/pam a copy).  The module,
-# the CLI and the pam-auth-update profile come from `make install
-# DESTDIR=`, the role's "files" way.  Every policy file is checked by
-# `dropgroups check` before it replaces the old one: an invalid one is not
-# installed, and logins go on as before.
+# against the sandbox: a fresh host's state, with /usr, /etc and /var
+# throwaway overlays on tmpfs (tests/lib/debian.sh's throwaway_root), the
+# test's own users on top.  The module, the CLI and the pam-auth-update
+# profile come from `make install DESTDIR=` (the role's "files" way), from
+# the .deb built from the tree ("deb", installed by the role with apt,
+# in the overlays), or are there before the role runs ("none").  Every
+# policy file is checked by `dropgroups check` before it replaces the old
+# one: an invalid one is not installed, and logins go on as before.
+
+. "$TOP/tests/lib/debian.sh"
+
+CACHE=/var/cache/libpam-dropgroups
 
 ansible_sandbox() {
 	skip_under_sanitizers "make install builds its own objects"
 	local d
-	# where the role installs the module, the CLI and the profile
-	mkdir -p "$T/ov/usr/up" "$T/ov/usr/work"
-	mount -t overlay overlay \
-		-o "lowerdir=/usr,upperdir=$T/ov/usr/up,workdir=$T/ov/usr/work" /usr
-	# pam-auth-update's record of the profiles it has seen
-	mkdir "$T/var-lib-pam"
-	[ -d /var/lib/pam ] && cp -a /var/lib/pam/. "$T/var-lib-pam/"
-	mkdir -p /var/lib/pam
-	mount --bind "$T/var-lib-pam" /var/lib/pam
+	# where the role installs the module, the CLI, the profile, the .deb
+	# and what dpkg, apt and pam-auth-update record
+	throwaway_root
+	add_dpkg_owners
+	use_test_users
+	# a fresh host: the role's cache directory is not there
+	rm -rf "$CACHE"
+	[ ! -e "$CACHE" ] || fail "$CACHE is still there"
+	echo "  baseline: $CACHE does not exist"
 	# as debian/rules installs them (pkg-config may say /lib, not /usr/lib)
 	make -s -C "$TOP" install DESTDIR="$T/stage" PREFIX=/usr \
 		SECUREDIR="/usr/lib/$(gcc -print-multiarch)/security" > "$T/install.log" 2>&1 ||
@@ -57,6 +63,7 @@ vars() {
 	{
 		echo "dropgroups_install: $INSTALL"
 		echo "dropgroups_files_root: $T/stage"
+		echo "dropgroups_deb: ${DEB:-}"
 	} >> "$T/vars.yml"
 }
 
@@ -119,6 +126,7 @@ test_ansible_role_installs_the_policy_and_enables_the_stack() {
 	assert_login_trims
 	capture su alice -c 'id -G'
 	assert_ids "$out" $TRIMMED
+	[ ! -e "$CACHE" ] || fail "the files way made $CACHE"
 	# a second run changes nothing
 	play
 	assert_exit 0
@@ -133,6 +141,104 @@ test_ansible_role_installs_the_policy_and_enables_the_stack() {
 	run_pam alice open_session close_session
 	assert_rc 0
 	assert_untouched
+}
+
+# assert_installed_and_trimming: after a play that enabled the stack, the
+# common stacks have the module, and a real su and a pamtester login
+# through them trim as the valid policy says.
+assert_installed_and_trimming() {
+	local f
+	for f in common-auth common-account common-session common-session-noninteractive; do
+		grep -H pam_dropgroups "/etc/pam.d/$f" || fail "$f lacks the module"
+	done
+	capture su alice -c 'id -G'
+	assert_ids "$out" $TRIMMED
+	echo "  su alice: $out"
+	assert_login_trims
+}
+
+# The deb way on a fresh host: no $CACHE, no package.  The role makes the
+# directory, copies the .deb built from the tree there and installs it
+# with apt (dpkg's database and every file in the throwaway root).  The
+# old role failed at the copy: "Destination directory ... does not exist".
+test_ansible_role_installs_the_deb_on_a_fresh_host() {
+	skip_under_sanitizers "the package is built without sanitizers"
+	build_deb
+	ansible_sandbox
+	# baseline: no package, no module in the stacks, logins keep every group
+	! dpkg -s libpam-dropgroups > /dev/null 2>&1 || fail "the package is installed already"
+	[ ! -e /usr/sbin/dropgroups ] || fail "the CLI is there already"
+	! grep -l pam_dropgroups /etc/pam.d/common-* || fail "the stacks have the module already"
+	capture su alice -c 'id -G'
+	assert_ids "$out" $ALL
+	echo "  baseline su alice: $out"
+	INSTALL=deb
+	valid_vars
+	play
+	assert_exit 0
+	[ "$(dpkg-query -W -f='${db:Status-Status}' libpam-dropgroups)" = installed ] ||
+		fail "libpam-dropgroups is not installed"
+	dpkg -S "/usr/lib/$(gcc -print-multiarch)/security/pam_dropgroups.so" /usr/sbin/dropgroups ||
+		fail "the module and the CLI are not the package's"
+	stat -c '  made: %n %F %a %U:%G' "$CACHE" "$CACHE/$(basename "$DEB")"
+	[ "$(stat -c '%F %a %u:%g' "$CACHE")" = "directory 755 0:0" ] ||
+		fail "$CACHE is not a directory, root's, 0755"
+	capture /usr/sbin/dropgroups check
+	assert_exit 0
+	assert_in out 'valid: 3 rule\(s\), 2 restricting gid\(s\), 2 file\(s\) read$'
+	assert_installed_and_trimming
+	# a second run changes nothing
+	play
+	assert_exit 0
+	assert_in out '^localhost +: ok=[0-9]+ +changed=0 +unreachable=0 +failed=0'
+}
+
+# The none way on a fresh host: the module, the CLI and the profile are
+# there (as an image or a repository puts them), $CACHE is not, and the
+# role neither needs nor makes it.
+test_ansible_role_uses_what_is_installed_on_a_fresh_host() {
+	ansible_sandbox
+	cp -a "$T/stage/usr/." /usr/
+	# baseline: installed, not in the stacks, no policy, logins untouched
+	/usr/sbin/dropgroups --version
+	[ ! -e /etc/security/dropgroups.conf ] || fail "a policy is there already"
+	! grep -l pam_dropgroups /etc/pam.d/common-* || fail "the stacks have the module already"
+	capture su alice -c 'id -G'
+	assert_ids "$out" $ALL
+	echo "  baseline su alice: $out"
+	INSTALL=none
+	valid_vars
+	play
+	assert_exit 0
+	[ ! -e "$CACHE" ] || fail "the none way made $CACHE"
+	capture /usr/sbin/dropgroups check
+	assert_exit 0
+	assert_installed_and_trimming
+}
+
+# The files way never creates the PAM module directory: a module put in a
+# directory libpam does not read would leave the stack line naming a
+# module that cannot load, and every login refused.  A wrong
+# dropgroups_pam_module_dir stops the play before anything is installed
+# (the old role made no check: its copy failed on the module, with a
+# message about the source, and installed the CLI and the profile).
+test_ansible_role_files_refuses_a_missing_module_directory() {
+	ansible_sandbox
+	# baseline: the right directory is there, the wrong one is not
+	[ -d "/usr/lib/$(gcc -print-multiarch)/security" ] || fail "no PAM module directory"
+	[ ! -e /usr/lib/no-such-arch/security ] || fail "/usr/lib/no-such-arch/security is there"
+	valid_vars
+	echo 'dropgroups_pam_module_dir: /usr/lib/no-such-arch/security' >> "$T/vars.yml"
+	play
+	[ "$rc" -ne 0 ] || fail "the play went on without the module directory"
+	[ ! -e /usr/lib/no-such-arch ] || fail "the play made the module directory"
+	[ ! -e /usr/sbin/dropgroups ] || fail "the play installed the CLI"
+	[ ! -e /usr/share/pam-configs/dropgroups ] || fail "the play installed the profile"
+	assert_in out 'dropgroups_pam_module_dir \(/usr/lib/no-such-arch/security\) is not a directory'
+	[ ! -e /etc/security/dropgroups.conf ] || fail "the play installed a policy"
+	! grep -l pam_dropgroups /etc/pam.d/common-* || fail "the stacks have the module"
+	capture su alice -c 'id -G'
+	assert_ids "$out" $ALL
 }
 
 test_ansible_role_refuses_an_invalid_main_policy() {
