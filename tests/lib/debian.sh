@@ -24,8 +24,8 @@ build_deb() {
 	echo "built $(basename "$DEB")"
 	if [ -n "${DG_DEB_CACHE:-}" ] && [ -d "$DG_DEB_CACHE" ]; then
 		# (a copy, then a rename: a half-written .deb is never found)
-		cp "$DEB" "$DG_DEB_CACHE/.new" &&
-			mv "$DG_DEB_CACHE/.new" "$DG_DEB_CACHE/$(basename "$DEB")" ||
+		cp "$DEB" "$DG_DEB_CACHE/.new" || fail "could not keep the .deb for the run"
+		mv "$DG_DEB_CACHE/.new" "$DG_DEB_CACHE/$(basename "$DEB")" ||
 			fail "could not keep the .deb for the run"
 	fi
 }
