@@ -99,14 +99,18 @@ static int usage_error(const char *fmt, ...)
 	return EXIT_USAGE;
 }
 
-/* Print every diagnostic on stderr as FILE:LINE: message. */
+/* Print every diagnostic on stderr as FILE:LINE: message (a syntax
+ * error as FILE:LINE:COLUMN: message). */
 static void print_diags(const struct dg_diags *diags)
 {
 	for (size_t i = 0; i < diags->n; i++) {
 		const struct dg_diag *d = &diags->v[i];
 		const char *tag = d->severity == DG_WARNING ? "warning: " : "";
 
-		if (d->file && d->line > 0)
+		if (d->file && d->line > 0 && d->column > 0)
+			fprintf(stderr, "%s:%d:%d: %s%s\n", d->file, d->line,
+				d->column, tag, d->message);
+		else if (d->file && d->line > 0)
 			fprintf(stderr, "%s:%d: %s%s\n", d->file, d->line, tag,
 				d->message);
 		else if (d->file)

@@ -17,6 +17,7 @@
 #include "arena.h"
 #include "scan.h"
 #include "strlist.h"
+#include "syntax.h"
 
 static void refs_free(struct dg_group_refs *r)
 {
@@ -663,10 +664,18 @@ static int read_text(struct parser *p, const char *text, config_t *lc,
 		const char *why = config_error_text(lc);
 		int line = config_error_line(lc);
 
-		/* An error in the sentinel is the end of the file's text. */
-		parse_error(p, line > last ? last : line, "%s%s",
-			    why ? why : "syntax error",
-			    line > last ? " at the end of the file" : "");
+		/* libconfig names a line only: the column of the token it
+		 * stopped at, for a syntax error inside the file's text (an
+		 * error in the sentinel is the end of the file's text) */
+		int column = why && strcmp(why, "syntax error") == 0 &&
+					     line <= last
+				     ? dg_syntax_column(full, line)
+				     : 0;
+
+		dg_diag_add_at(p->diags, DG_ERROR, p->file,
+			       line > last ? last : line, column, "%s%s",
+			       why ? why : "syntax error",
+			       line > last ? " at the end of the file" : "");
 		config_destroy(lc);
 		return -EINVAL;
 	}

@@ -9,16 +9,17 @@
 
 #include "util.h"
 
-void dg_diag_add(struct dg_diags *d, enum dg_severity severity,
-		 const char *file, int line, const char *fmt, ...)
-{
-	_cleanup_free_ char *message = NULL;
-	_cleanup_free_ char *file_copy = NULL;
-	va_list ap;
+static void add(struct dg_diags *d, enum dg_severity severity,
+		const char *file, int line, int column, const char *fmt,
+		va_list ap) __attribute__((format(printf, 6, 0)));
 
-	va_start(ap, fmt);
-	message = dg_util_vasprintf(fmt, ap);
-	va_end(ap);
+static void add(struct dg_diags *d, enum dg_severity severity,
+		const char *file, int line, int column, const char *fmt,
+		va_list ap)
+{
+	_cleanup_free_ char *message = dg_util_vasprintf(fmt, ap);
+	_cleanup_free_ char *file_copy = NULL;
+
 	if (!message) {
 		d->lost = true;
 		return;
@@ -36,8 +37,30 @@ void dg_diag_add(struct dg_diags *d, enum dg_severity severity,
 		.severity = severity,
 		.file = DG_TAKE(file_copy),
 		.line = line,
+		.column = column,
 		.message = DG_TAKE(message),
 	};
+}
+
+void dg_diag_add(struct dg_diags *d, enum dg_severity severity,
+		 const char *file, int line, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	add(d, severity, file, line, 0, fmt, ap);
+	va_end(ap);
+}
+
+void dg_diag_add_at(struct dg_diags *d, enum dg_severity severity,
+		    const char *file, int line, int column, const char *fmt,
+		    ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	add(d, severity, file, line, column, fmt, ap);
+	va_end(ap);
 }
 
 bool dg_diag_failed(const struct dg_diags *d)
@@ -76,6 +99,7 @@ static bool same(const char *a, const char *b)
 static bool diag_equal(const struct dg_diag *a, const struct dg_diag *b)
 {
 	return a->severity == b->severity && a->line == b->line &&
+	       a->column == b->column &&
 	       same(a->file, b->file) && strcmp(a->message, b->message) == 0;
 }
 

@@ -19,6 +19,9 @@ struct dg_diag {
 	char *file; /* NULL when no file applies */
 	int line;   /* 0 when no line applies */
 	char *message;
+	/* the 1-based byte in line where libconfig's parse failed; 0 for
+	 * every other diagnostic, whose FILE:LINE: outside tests rely on */
+	int column;
 };
 
 struct dg_diags {
@@ -32,6 +35,10 @@ struct dg_diags {
 void dg_diag_add(struct dg_diags *d, enum dg_severity severity,
 		 const char *file, int line, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
+/* dg_diag_add with a column (0: none). */
+void dg_diag_add_at(struct dg_diags *d, enum dg_severity severity,
+		    const char *file, int line, int column, const char *fmt,
+		    ...) __attribute__((format(printf, 6, 7)));
 bool dg_diag_failed(const struct dg_diags *d);
 /* The first error, or NULL (when none, or when only `lost` is set). */
 const struct dg_diag *dg_diag_first_error(const struct dg_diags *d);

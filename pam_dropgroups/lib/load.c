@@ -355,8 +355,8 @@ static int leave_cache(struct reading *rd, size_t n)
 	for (size_t i = 0; i < rd->held.n && r == 0; i++) {
 		const struct dg_diag *d = &rd->held.v[i];
 
-		dg_diag_add(rd->diags, d->severity, d->file, d->line, "%s",
-			    d->message);
+		dg_diag_add_at(rd->diags, d->severity, d->file, d->line,
+			       d->column, "%s", d->message);
 	}
 	if (rd->held.lost)
 		rd->diags->lost = true;

@@ -221,7 +221,7 @@ static void bent_bytes_never_crash(void **state)
 static void a_policy_with_an_error_is_not_encoded(void **state)
 {
 	struct fixture f;
-	struct dg_diag bad = {DG_ERROR, (char *)PATH, 3, (char *)"broken"};
+	struct dg_diag bad = {DG_ERROR, (char *)PATH, 3, (char *)"broken", 0};
 	char *buf = NULL;
 	size_t len = 0;
 
