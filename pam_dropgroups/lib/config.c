@@ -17,6 +17,7 @@
 #include "arena.h"
 #include "scan.h"
 #include "strlist.h"
+#include "suggest.h"
 #include "syntax.h"
 
 static void refs_free(struct dg_group_refs *r)
@@ -96,6 +97,13 @@ static const char *type_name(int type)
 	dg_diag_add((p)->diags, DG_ERROR, (p)->file, (line), __VA_ARGS__)
 #define parse_warning(p, line, ...)                                            \
 	dg_diag_add((p)->diags, DG_WARNING, (p)->file, (line), __VA_ARGS__)
+
+/* The three printf arguments of "; did you mean \"KEY\"?" after a
+ * message's "%s%s%s", or of nothing when there is no suggestion (key is
+ * read three times: a variable, not a call). */
+#define DID_YOU_MEAN(key)                                                      \
+	(key) ? "; did you mean \"" : "", (key) ? (key) : "",                  \
+		(key) ? "\"?" : ""
 
 static void wrong_type(struct parser *p, const config_setting_t *s,
 		       const char *what, const char *expected)
@@ -209,11 +217,17 @@ static int read_optional(struct parser *p, const config_setting_t *g,
 		const config_setting_t *s = config_setting_get_elem(g, (unsigned)i);
 		const char *key = config_setting_name(s);
 
-		if (!key || (strcmp(key, "name") && strcmp(key, "optional")))
-			parse_error(p, line_of(s),
-				    "unknown key \"%s\" in a %s entry (only "
-				    "\"name\" and \"optional\")",
-				    key ? key : "?", what);
+		struct dg_suggest near;
+
+		if (key && (!strcmp(key, "name") || !strcmp(key, "optional")))
+			continue;
+		dg_suggest_init(&near, key);
+		dg_suggest_consider(&near, "name");
+		dg_suggest_consider(&near, "optional");
+		parse_error(p, line_of(s),
+			    "unknown key \"%s\" in a %s entry (only "
+			    "\"name\" and \"optional\")%s%s%s",
+			    key ? key : "?", what, DID_YOU_MEAN(near.best));
 	}
 	if (!n || config_setting_type(n) != CONFIG_TYPE_STRING) {
 		parse_error(p, line_of(g), "a %s entry { } needs name = \"%s\"",
@@ -314,6 +328,20 @@ static const struct key *find_key(const struct key *keys, size_t n,
 	return NULL;
 }
 
+/* The key of the table allowed in role nearest to an unknown name, or
+ * NULL when none is near enough to be what was meant. */
+static const char *nearest_key(const struct key *keys, size_t n,
+			       unsigned role, const char *name)
+{
+	struct dg_suggest near;
+
+	dg_suggest_init(&near, name);
+	for (size_t i = 0; i < n; i++)
+		if (keys[i].allowed & role)
+			dg_suggest_consider(&near, keys[i].name);
+	return near.best;
+}
+
 /* Read every member of group g through the table; report unknown keys,
  * keys out of place and missing required keys.  0 or -ENOMEM. */
 static int parse_keys(struct parser *p, const config_setting_t *g,
@@ -327,13 +355,16 @@ static int parse_keys(struct parser *p, const config_setting_t *g,
 		const config_setting_t *s = config_setting_get_elem(g, (unsigned)i);
 		const char *name = config_setting_name(s);
 		const struct key *k = find_key(keys, n_keys, name);
+		const char *near =
+			k ? NULL : nearest_key(keys, n_keys, role, name);
 
 		if (skip && name && strcmp(name, skip) == 0)
 			continue;
 		if (!k)
-			parse_error(p, line_of(s), "unknown key \"%s\"%s%s",
+			parse_error(p, line_of(s), "unknown key \"%s\"%s%s%s%s%s",
 				    name ? name : "?", p->where ? " in " : "",
-				    p->where ? p->where : "");
+				    p->where ? p->where : "",
+				    DID_YOU_MEAN(near));
 		else if (!(k->allowed & role))
 			parse_error(p, line_of(s),
 				    "%s is allowed only in the main file",
