@@ -35,14 +35,9 @@ struct audit_options {
 	size_t npaths;
 };
 
-static void audit_usage(FILE *f)
-{
-	fprintf(f, "Usage: dropgroups audit [--sudoers PATH]... [--xdev] "
-		   "[--emit-dropin FILE] [--json] [PATH...]\n");
-}
-
 /* The options: -1 to go on, or the exit status to return. */
-static int parse_options(int argc, char **argv, struct audit_options *o)
+static int parse_options(int argc, char **argv, struct audit_options *o,
+			 void (*help)(void))
 {
 	static const struct option longopts[] = {
 		{"sudoers", required_argument, NULL, 's'},
@@ -70,7 +65,7 @@ static int parse_options(int argc, char **argv, struct audit_options *o)
 		} else if (c == 'j') {
 			o->json = true;
 		} else if (c == 'h') {
-			audit_usage(stdout);
+			help();
 			return EXIT_NONE;
 		} else if (c != 's') {
 			fprintf(stderr, "Try 'dropgroups --help'.\n");
@@ -184,13 +179,13 @@ static int report(const struct audit_options *o, const struct dg_groups *g,
 	return r;
 }
 
-int dg_audit_main(int argc, char **argv)
+int dg_audit_main(int argc, char **argv, void (*help)(void))
 {
 	struct audit_options o = {0};
 	struct dg_evidence_store ev = {0};
 	struct dg_diags diags = {0};
 	struct dg_groups g = {0};
-	int status = parse_options(argc, argv, &o), found, errors, r;
+	int status = parse_options(argc, argv, &o, help), found, errors, r;
 
 	if (status >= 0) {
 		dg_strlist_free(&o.sudoers);

@@ -5,6 +5,8 @@
 #ifndef DG_AUDIT_H
 #define DG_AUDIT_H
 
-int dg_audit_main(int argc, char **argv);
+/* help prints the verb's --help on stdout: its text is the CLI's (the
+ * one table of every verb's options and exit codes, cli/help.c). */
+int dg_audit_main(int argc, char **argv, void (*help)(void));
 
 #endif

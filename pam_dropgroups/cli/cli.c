@@ -21,6 +21,7 @@
 
 #include "apply.h"
 #include "audit.h"
+#include "help.h"
 #include "kernel.h"
 #include "nss.h"
 #include "nsswitch.h"
@@ -83,6 +84,21 @@ static void usage(FILE *out)
 	fprintf(out, "  --sshd-config FILE whether sshd runs its stack "
 		     "(default %s)\n",
 		DG_SSHDCONF_PATH);
+}
+
+/* `dropgroups VERB --help`: VERB's usage, options and exit codes
+ * (help.c). */
+static void verb_usage(const char *name)
+{
+	size_t n;
+	const struct verb *verbs = verbs_table(&n);
+
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(verbs[i].name, name) == 0 &&
+		    dg_help_verb(stdout, name, verbs[i].synopsis,
+				 verbs[i].help) == 0)
+			return;
+	usage(stdout); /* a verb help.c lacks: its test fails */
 }
 
 static int usage_error(const char *fmt, ...)
@@ -193,7 +209,7 @@ static int parse_opts(int argc, char **argv, const struct opts *o)
 						 : NULL;
 
 		if (c == 'h') {
-			usage(stdout);
+			verb_usage(argv[0]);
 			exit(EXIT_OK);
 		}
 		if (c == '?') {
@@ -751,7 +767,7 @@ static int cmd_probe(int argc, char **argv)
 	int status;
 
 	if (argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
-		usage(stdout);
+		verb_usage("probe");
 		return EXIT_OK;
 	}
 	if (argc != 1)
@@ -986,6 +1002,40 @@ static int cmd_sync_kernel(int argc, char **argv)
 	return ret;
 }
 
+/* --- help, audit --- */
+
+/* `dropgroups help [COMMAND]`: the global help, or COMMAND's. */
+static int cmd_help(int argc, char **argv)
+{
+	size_t n;
+	const struct verb *verbs = verbs_table(&n);
+
+	if (argc == 1) {
+		usage(stdout);
+		return EXIT_OK;
+	}
+	if (argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")))
+		argv[1] = argv[0];
+	if (argc > 2)
+		return usage_error("help takes one COMMAND at most");
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(argv[1], verbs[i].name) == 0) {
+			verb_usage(argv[1]);
+			return EXIT_OK;
+		}
+	return usage_error("help: unknown command \"%s\"", argv[1]);
+}
+
+static void audit_help(void)
+{
+	verb_usage("audit");
+}
+
+static int cmd_audit(int argc, char **argv)
+{
+	return dg_audit_main(argc, argv, audit_help);
+}
+
 /* --- the commands --- */
 
 static const struct verb verbs[] = {
@@ -1020,7 +1070,11 @@ static const struct verb verbs[] = {
 	{"audit", "[--sudoers PATH]... [--xdev] [--emit-dropin FILE] [--json] [PATH...]",
 	 "name the groups this system uses to take access away\n"
 	 "               (modes, ACLs, sudoers), which restricting should list",
-	 dg_audit_main},
+	 cmd_audit},
+	{"help", "[COMMAND]",
+	 "print COMMAND's usage, options and exit codes (no COMMAND:\n"
+	 "               this help)",
+	 cmd_help},
 };
 
 static const struct verb *verbs_table(size_t *n)

@@ -450,10 +450,139 @@ test_help_and_version() {
 	assert_output help
 	cli explain --help
 	assert_exit 0
-	assert_output help
+	assert_output help-explain
 	cli --version
 	assert_exit 0
 	assert_in out '^dropgroups [0-9]+\.[0-9]+\.[0-9]+$'
+}
+
+# Each verb's --help, -h and `help VERB` print that verb's usage, options
+# and exit codes, the same text, on stdout; `help` alone the global help.
+test_help_of_each_verb() {
+	local verb
+	for verb in check lint explain probe run sync-kernel audit help; do
+		cli help "$verb"
+		assert_exit 0
+		assert_in out "^Usage: dropgroups $verb( |$)"
+		assert_in out '^Options:$'
+		assert_in out '^Exit status:$'
+		assert_in out '^  2 +usage error'
+		[ ! -s "$T/err" ] || fail "help $verb wrote on stderr"
+		cp "$T/out" "$T/help-verb"
+		cli "$verb" --help
+		assert_exit 0
+		cmp -s "$T/out" "$T/help-verb" || fail "$verb --help differs from help $verb"
+		cli "$verb" -h
+		assert_exit 0
+		cmp -s "$T/out" "$T/help-verb" || fail "$verb -h differs from help $verb"
+	done
+	cli help check
+	assert_output help-check
+	cli help
+	assert_exit 0
+	assert_output help
+	cli help frobnicate
+	assert_exit 2
+	assert_in err '^dropgroups: help: unknown command "frobnicate"$'
+	[ ! -s "$T/out" ] || fail "help of an unknown command printed on stdout"
+}
+
+# The help cannot drift from the parsers: every option a verb's help
+# lists is accepted by that verb, and every option of another verb that
+# it does not list is refused (exit 2).  An option that takes a value is
+# given one; --help after it shows the option was parsed.
+test_help_lists_exactly_the_options_each_parser_accepts() {
+	local verb all listed opt arg
+	for verb in check lint explain probe run sync-kernel audit help; do
+		cli help "$verb"
+		cp "$T/out" "$T/help-$verb"
+	done
+	# every option some verb lists, as "--long ARG" or "--long"
+	all=$(cat "$T"/help-* | sed -n '/^Options:$/,/^$/p' |
+		sed -nE 's/^  (-[a-z], )?(--[a-z-]+)( [A-Z|]+)?  .*/\2\3/p' | sort -u)
+	[ -n "$all" ] || fail "no option found in any help"
+	# and every option dropgroups(8) describes is in some verb's help
+	for opt in $(sed -n '/^\.SH OPTIONS/,/^\.SH "EXIT/p' "$TOP/man/dropgroups.8" |
+		grep -A1 '^\.TP' | grep -oE '\\-\\-[a-z\\-]+' | tr -d '\\' | sort -u); do
+		[ "$opt" = --version ] ||
+			grep -q -- "^$opt\( \|$\)" <<< "$all" ||
+			fail "dropgroups(8) describes $opt, which no verb's help lists"
+	done
+	for verb in check lint explain probe run sync-kernel audit help; do
+		listed=$(sed -n '/^Options:$/,/^$/p' "$T/help-$verb")
+		while read -r opt arg; do
+			[ "$opt" != --help ] || continue
+			# shellcheck disable=SC2086
+			cli "$verb" "$opt" ${arg:+value} --help
+			if grep -qE -- "^  (-[a-z], )?$opt( |$)" <<< "$listed"; then
+				assert_exit 0
+				cmp -s "$T/out" "$T/help-$verb" ||
+					fail "$verb $opt --help did not print $verb's help"
+			else
+				assert_exit 2
+			fi
+			# and the short form where the help gives one
+			local short
+			short=$(sed -nE "s/^  (-[a-z]), $opt( .*|$)/\1/p" <<< "$listed")
+			if [ -n "$short" ]; then
+				# shellcheck disable=SC2086
+				cli "$verb" "$short" ${arg:+value} --help
+				assert_exit 0
+			fi
+		done <<< "$all"
+	done
+}
+
+# visudo-style: a syntax error says FILE:LINE:COLUMN:, the column the
+# byte where libconfig's parse stopped; other problems keep FILE:LINE:.
+test_check_syntax_error_names_its_column() {
+	policy <<-'EOF'
+	version = 1;
+	restricting = ( "games-abusers" );
+	rules = ( { name = "a"; services = "*"; drop = [ 1 2 ]; } );
+	EOF
+	cli check -c "$POLICY"
+	assert_exit 1
+	assert_in err "^$POLICY:3:52: syntax error$"
+	policy <<-'EOF'
+	version = 1;
+	restricting = ( );
+	rules = ( { name = "a"; services = "*"; drop = "*"; colour = 1; } );
+	EOF
+	cli check -c "$POLICY"
+	assert_exit 1
+	assert_in err "^$POLICY:3: unknown key \"colour\" in rule \"a\"$"
+}
+
+# A syntax error through the other verbs that print the policy's
+# problems: lint and explain say the column too.
+test_lint_and_explain_syntax_error_names_its_column() {
+	policy <<-'EOF'
+	version = 1;
+	restricting = ( $ );
+	EOF
+	cli lint -c "$POLICY" --pam-dir "$T"
+	assert_exit 1
+	assert_in err "^$POLICY:2:17: syntax error$"
+	cli explain -c "$POLICY" sshd alice
+	assert_exit 1
+	assert_in err "^$POLICY:2:17: syntax error$"
+}
+
+# An unknown key names the known key nearest to it; the policy is still
+# refused as before.
+test_check_unknown_key_suggests_the_nearest() {
+	policy <<-'EOF'
+	version = 1;
+	restricing = ( );
+	rules = ( { name = "a"; services = "*"; dorp = "*"; keep = "users";
+	            users = ( { name = "%g"; optinal = true; } ); } );
+	EOF
+	cli check -c "$POLICY"
+	assert_exit 1
+	assert_in err "^$POLICY:2: unknown key \"restricing\"; did you mean \"restricting\"\?$"
+	assert_in err "^$POLICY:3: unknown key \"dorp\" in rule \"a\"; did you mean \"drop\"\?$"
+	assert_in err "^$POLICY:4: unknown key \"optinal\" in a users entry \(only \"name\" and \"optional\"\); did you mean \"optional\"\?$"
 }
 
 test_check_warns_about_unknown_user_names() {

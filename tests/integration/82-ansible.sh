@@ -307,7 +307,7 @@ test_ansible_role_checks_each_drop_in_with_the_installed_policy() {
 	EOF
 	play
 	[ "$rc" -ne 0 ] || fail "the play installed an invalid drop-in"
-	assert_in play.err '/source:[0-9]+: syntax error'
+	assert_in play.err '/source:[0-9]+:[0-9]+: syntax error'
 	[ ! -e /etc/security/dropgroups.d/60-new.conf ] || fail "60-new.conf was installed"
 	ls -A /etc/security/dropgroups.d
 	[ "$(ls -A /etc/security/dropgroups.d)" = 50-local.conf ] ||
