@@ -1009,21 +1009,23 @@ static int cmd_help(int argc, char **argv)
 {
 	size_t n;
 	const struct verb *verbs = verbs_table(&n);
+	const char *verb;
 
 	if (argc == 1) {
 		usage(stdout);
 		return EXIT_OK;
 	}
-	if (argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")))
-		argv[1] = argv[0];
 	if (argc > 2)
 		return usage_error("help takes one COMMAND at most");
+	/* `help --help` is help's own, as every verb's --help */
+	verb = strcmp(argv[1], "-h") && strcmp(argv[1], "--help") ? argv[1]
+								  : argv[0];
 	for (size_t i = 0; i < n; i++)
-		if (strcmp(argv[1], verbs[i].name) == 0) {
-			verb_usage(argv[1]);
+		if (strcmp(verb, verbs[i].name) == 0) {
+			verb_usage(verb);
 			return EXIT_OK;
 		}
-	return usage_error("help: unknown command \"%s\"", argv[1]);
+	return usage_error("help: unknown command \"%s\"", verb);
 }
 
 static void audit_help(void)

@@ -216,7 +216,6 @@ static int read_optional(struct parser *p, const config_setting_t *g,
 	for (int i = 0; i < config_setting_length(g); i++) {
 		const config_setting_t *s = config_setting_get_elem(g, (unsigned)i);
 		const char *key = config_setting_name(s);
-
 		struct dg_suggest near;
 
 		if (key && (!strcmp(key, "name") || !strcmp(key, "optional")))
@@ -355,17 +354,18 @@ static int parse_keys(struct parser *p, const config_setting_t *g,
 		const config_setting_t *s = config_setting_get_elem(g, (unsigned)i);
 		const char *name = config_setting_name(s);
 		const struct key *k = find_key(keys, n_keys, name);
-		const char *near =
-			k ? NULL : nearest_key(keys, n_keys, role, name);
+		const char *near;
 
 		if (skip && name && strcmp(name, skip) == 0)
 			continue;
-		if (!k)
-			parse_error(p, line_of(s), "unknown key \"%s\"%s%s%s%s%s",
+		if (!k) {
+			near = nearest_key(keys, n_keys, role, name);
+			parse_error(p, line_of(s),
+				    "unknown key \"%s\"%s%s%s%s%s",
 				    name ? name : "?", p->where ? " in " : "",
 				    p->where ? p->where : "",
 				    DID_YOU_MEAN(near));
-		else if (!(k->allowed & role))
+		} else if (!(k->allowed & role))
 			parse_error(p, line_of(s),
 				    "%s is allowed only in the main file",
 				    k->name);

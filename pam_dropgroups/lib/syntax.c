@@ -309,7 +309,8 @@ int dg_syntax_column(const char *text, int line)
 			continue;
 		}
 		if (t.kind == T_EOF && st.n == 1 &&
-		    (st.v[0].state == WANT_NAME || st.v[0].state == AFTER_VALUE))
+		    (st.v[0].state == WANT_NAME ||
+		     st.v[0].state == AFTER_VALUE))
 			break; /* a whole file */
 		if (!step(&st, t)) {
 			if (t.line == line && t.end_line == line && t.column)
