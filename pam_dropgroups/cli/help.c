@@ -43,6 +43,15 @@ struct verb_help {
 	      "operands"}
 #define EXIT_SYSTEM_LINE {"3", "the system failed: out of memory"}
 
+/* lint's and explain's: the policy, and the stacks judged against it */
+static const struct option_help stack_options[] = {
+	OPT_CONFIG,
+	OPT_PAM_DIR,
+	OPT_SSHD_CONFIG,
+	OPT_HELP,
+	{NULL, NULL},
+};
+
 static const struct verb_help verbs[] = {
 	{"check",
 	 (const struct option_help[]){
@@ -65,13 +74,7 @@ static const struct verb_help verbs[] = {
 		 {NULL, NULL},
 	 }},
 	{"lint",
-	 (const struct option_help[]){
-		 OPT_CONFIG,
-		 OPT_PAM_DIR,
-		 OPT_SSHD_CONFIG,
-		 OPT_HELP,
-		 {NULL, NULL},
-	 },
+	 stack_options,
 	 (const struct exit_help[]){
 		 {"0", "no error in the stacks (warnings allowed)"},
 		 {"1", "the policy is invalid, or the stacks have an error"},
@@ -80,13 +83,7 @@ static const struct verb_help verbs[] = {
 		 {NULL, NULL},
 	 }},
 	{"explain",
-	 (const struct option_help[]){
-		 OPT_CONFIG,
-		 OPT_PAM_DIR,
-		 OPT_SSHD_CONFIG,
-		 OPT_HELP,
-		 {NULL, NULL},
-	 },
+	 stack_options,
 	 (const struct exit_help[]){
 		 {"0", "explained, whether or not a rule matches"},
 		 {"1", "the policy is invalid, a look-up failed, or USER does "
