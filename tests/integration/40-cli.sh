@@ -476,6 +476,17 @@ test_help_of_each_verb() {
 		assert_exit 0
 		cmp -s "$T/out" "$T/help-verb" || fail "$verb -h differs from help $verb"
 	done
+	# every status a verb's help gives is one dropgroups(8) explains
+	local statuses status
+	statuses=$(sed -n '/^\.SH "EXIT STATUS"/,/^\.SH /p' "$TOP/man/dropgroups.8")
+	for verb in check lint explain probe run sync-kernel audit help; do
+		cli help "$verb"
+		for status in $(sed -n '/^Exit status:$/,$p' "$T/out" |
+			sed -nE 's/^  ([0-9]+) .*/\1/p'); do
+			grep -qx "\.B $status" <<< "$statuses" ||
+				fail "$verb's help gives status $status, which dropgroups(8) does not"
+		done
+	done
 	cli help check
 	assert_output help-check
 	cli help
