@@ -572,7 +572,8 @@ static int print_ways(struct dg_plan *plan, const char *pam_dir,
 		      const char *sshd_config)
 {
 	struct dg_pam_dirs dirs = pam_dirs(pam_dir);
-	struct dg_strlist services = {0}, ways = {0};
+	struct dg_strlist services = {0};
+	struct dg_ways ways = {0};
 	struct dg_service_stacks stacks = {0};
 	struct dg_diags ignored = {0}; /* lint reports the stacks' problems */
 	size_t n;
@@ -588,9 +589,10 @@ static int print_ways(struct dg_plan *plan, const char *pam_dir,
 		printf("ways back in that stay open:%s\n",
 		       ways.n ? "" : " none found (dropgroups lint checks them)");
 		for (size_t i = 0; i < ways.n; i++)
-			printf("  %s\n", ways.v[i]);
+			printf("  %s: %s\n", ways.v[i].program,
+			       ways.v[i].message);
 	}
-	dg_strlist_free(&ways);
+	dg_ways_free(&ways);
 	dg_strlist_free(&services);
 	dg_ways_stacks_free(&stacks);
 	dg_diag_free(&ignored);

@@ -886,39 +886,51 @@ int dg_ways_lint_services(const struct dg_config *cfg, struct dg_strlist *out)
 
 /* --- explain --- */
 
-static int add_way(struct dg_strlist *out, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+/* Add the way through program: verdict, the gids it gives back (back
+ * NULL: that cannot be told now), and why (fmt).  0 or -ENOMEM. */
+static int add_way(struct dg_ways *out, const char *program,
+		   const char *verdict, const struct dg_gids *back,
+		   const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
 
-static int add_way(struct dg_strlist *out, const char *fmt, ...)
+static int add_way(struct dg_ways *out, const char *program,
+		   const char *verdict, const struct dg_gids *back,
+		   const char *fmt, ...)
 {
-	_cleanup_free_ char *s = NULL;
+	struct dg_way w = {.verdict = verdict, .back_known = back != NULL};
 	va_list ap;
 
 	va_start(ap, fmt);
-	s = dg_util_vasprintf(fmt, ap);
+	w.message = dg_util_vasprintf(fmt, ap);
 	va_end(ap);
-	if (!s || DG_APPEND(out, s) < 0)
-		return -ENOMEM;
-	s = NULL;
-	return 0;
+	w.program = strdup(program);
+	if (w.message && w.program &&
+	    (!back || dg_gids_from(&w.back, back->v, back->n) == 0) &&
+	    DG_APPEND(out, w) == 0)
+		return 0;
+	free(w.message);
+	free(w.program);
+	dg_gids_free(&w.back);
+	return -ENOMEM;
 }
 
-/* The gids `mine` drops that rule keeps for the plan's user, as labels
- * ("audio(1003), video(1004)") into *given; NULL when none.  0,
- * -ENOMEM, or another -errno when NSS could not name *failed. */
+/* The gids `mine` drops that rule keeps for the plan's user into
+ * *given, and as labels ("audio(1003), video(1004)") into *labels (NULL
+ * when none).  0, -ENOMEM, or another -errno when NSS could not name
+ * *failed. */
 static int given_back(const struct dg_plan *plan, const struct dg_rule *rule,
-		      const struct dg_outcome *mine, char **given,
-		      gid_t *failed)
+		      const struct dg_outcome *mine, struct dg_gids *given,
+		      char **labels, gid_t *failed)
 {
 	struct dg_plan there = *plan;
 	struct dg_outcome o = {0};
 	const struct dg_decision *d = &mine->decision;
 	char *s = NULL;
-	size_t len = 0, n = 0;
+	size_t len = 0;
 	FILE *f;
 	int r;
 
-	*given = NULL;
+	*labels = NULL;
 	there.rule = rule;
 	r = dg_plan_decide(&there, plan->user.groups.v, plan->user.groups.n,
 			   &mine->names, &o, failed);
@@ -936,26 +948,28 @@ static int given_back(const struct dg_plan *plan, const struct dg_rule *rule,
 		    !dg_gids_contains(&o.decision.groups, gid))
 			continue;
 		if (!(label = dg_nss_group_label(gid)) ||
-		    fprintf(f, "%s%s", n++ ? ", " : "", label) < 0)
+		    fprintf(f, "%s%s", given->n ? ", " : "", label) < 0 ||
+		    dg_gids_add(given, gid) < 0)
 			r = -ENOMEM;
 	}
 	dg_plan_outcome_free(&o);
 	if (fclose(f) != 0 && r == 0)
 		r = -ENOMEM;
-	if (r < 0 || n == 0)
+	if (r < 0 || given->n == 0)
 		free(s);
 	else
-		*given = s;
+		*labels = s;
 	return r;
 }
 
 /* p's stack trims under rule: open if rule keeps a group the plan's
- * own rule drops.  0 or -ENOMEM. */
+ * own rule drops (each of `dropped`).  0 or -ENOMEM. */
 static int other_rule(const struct dg_plan *plan, const struct dg_outcome *mine,
-		      const struct dg_program *p, const struct dg_rule *rule,
-		      struct dg_strlist *out)
+		      const struct dg_gids *dropped, const struct dg_program *p,
+		      const struct dg_rule *rule, struct dg_ways *out)
 {
-	_cleanup_free_ char *given = NULL, *name = NULL;
+	_cleanup_free_ char *labels = NULL, *name = NULL;
+	struct dg_gids given = {0};
 	gid_t failed = 0;
 	int r;
 
@@ -963,35 +977,46 @@ static int other_rule(const struct dg_plan *plan, const struct dg_outcome *mine,
 		return 0; /* the same rule: the same decision */
 	if (!(name = rule_text(rule->src)))
 		return -ENOMEM;
-	r = mine ? given_back(plan, rule, mine, &given, &failed) : -EIO;
-	if (r == -ENOMEM)
+	r = mine ? given_back(plan, rule, mine, &given, &labels, &failed)
+		 : -EIO;
+	if (r == -ENOMEM) {
+		dg_gids_free(&given);
 		return r;
+	}
 	if (r < 0)
-		return add_way(out,
-			       "%s: %s applies there, and which groups it "
+		return add_way(out, p->name, "other_rule_undecided", NULL,
+			       "%s applies there, and which groups it "
 			       "keeps cannot be told now (NSS could not "
 			       "name gid %u), so it is counted as open",
-			       p->name, name, (unsigned)failed);
-	if (given)
-		return add_way(out, "%s: %s applies there, and keeps %s",
-			       p->name, name, given);
+			       name, (unsigned)failed);
+	if (labels) {
+		r = add_way(out, p->name, "other_rule_keeps", &given,
+			    "%s applies there, and keeps %s", name, labels);
+		dg_gids_free(&given);
+		return r;
+	}
 	/* the same groups go, but from there a set-user-ID sg gives them
 	 * back: this rule's no_new_privs holds only in its own sessions */
 	if (mine->decision.changed && plan->rule->src->no_new_privs &&
 	    !rule->src->no_new_privs)
-		return add_way(out, "%s: %s applies there, without "
-				    "no_new_privs: from there sg and newgrp "
-				    "give back what this rule drops",
-			       p->name, name);
+		return add_way(out, p->name, "other_rule_no_new_privs",
+			       dropped,
+			       "%s applies there, without "
+			       "no_new_privs: from there sg and newgrp "
+			       "give back what this rule drops",
+			       name);
 	return 0;
 }
 
 /* The way through p, if it is open for the plan's user: 0 or -ENOMEM.
  * mine: the decision under the plan's own rule, or NULL when NSS could
- * not make it (then any other rule is counted as open). */
+ * not make it (then any other rule is counted as open); dropped: the
+ * gids it drops (NULL with it), which a login with every group gets
+ * back. */
 static int way_through(struct dg_plan *plan, const struct dg_outcome *mine,
+		       const struct dg_gids *dropped,
 		       const struct dg_program *p,
-		       const struct dg_service_stack *s, struct dg_strlist *out)
+		       const struct dg_service_stack *s, struct dg_ways *out)
 {
 	const char *user = plan->user.name;
 	struct dg_match m;
@@ -999,9 +1024,9 @@ static int way_through(struct dg_plan *plan, const struct dg_outcome *mine,
 
 	/* whatever rule would match, the module never runs there */
 	if (s->not_run)
-		return add_way(out, "%s: %s, and its logins keep every group "
-				    "(%s%s%.0d)",
-			       p->name, s->not_run, s->not_run_file,
+		return add_way(out, p->name, "not_run", dropped,
+			       "%s, and its logins keep every group (%s%s%.0d)",
+			       s->not_run, s->not_run_file,
 			       s->not_run_line ? ":" : "", s->not_run_line);
 	if (dg_plan_match(&plan->policy, p->service, &plan->user, &m) < 0)
 		return -ENOMEM;
@@ -1009,46 +1034,50 @@ static int way_through(struct dg_plan *plan, const struct dg_outcome *mine,
 	 * which rule applies once it answers again, and that rule may keep
 	 * the group: never called closed. */
 	if (m.kind == DG_MATCH_UNDECIDED)
-		return add_way(out, "%s: which rule applies to user \"%s\" "
-				    "cannot be told now (NSS cannot say whether "
-				    "they are in group \"%s\"), so it is counted "
-				    "as open",
-			       p->name, user, m.group->name);
+		return add_way(out, p->name, "undecided", NULL,
+			       "which rule applies to user \"%s\" "
+			       "cannot be told now (NSS cannot say whether "
+			       "they are in group \"%s\"), so it is counted "
+			       "as open",
+			       user, m.group->name);
 	if (m.kind == DG_MATCH_NONE)
-		return add_way(out, "%s: no rule matches service \"%s\" and "
-				    "user \"%s\"",
-			       p->name, p->service, user);
+		return add_way(out, p->name, "no_rule", dropped,
+			       "no rule matches service \"%s\" and user \"%s\"",
+			       p->service, user);
 	j = judge(s, p);
 	if (j.trim == DG_TRIM_YES)
-		return other_rule(plan, mine, p, &plan->policy.rules[m.rule],
-				  out);
+		return other_rule(plan, mine, dropped, p,
+				  &plan->policy.rules[m.rule], out);
 	if (!p->fix)
-		return add_way(out, "%s: no PAM line can trim (%s); %s",
-			       p->name, p->order, p->instead);
+		return add_way(out, p->name, "cannot_trim", dropped,
+			       "no PAM line can trim (%s); %s", p->order,
+			       p->instead);
 	if (j.trim == DG_TRIM_FAILS_OPEN && j.report_only && !j.good)
-		return add_way(out, "%s: %s:%d says report_only: enforces "
-				    "nothing",
-			       p->name, j.report_only->file,
-			       j.report_only->line);
+		return add_way(out, p->name, "report_only", dropped,
+			       "%s:%d says report_only: enforces nothing",
+			       j.report_only->file, j.report_only->line);
 	if (j.trim == DG_TRIM_FAILS_OPEN)
-		return add_way(out, "%s: %s trims, but would let a broken "
-				    "policy through (dropgroups lint says why)",
-			       p->name, s->stack.file);
-	return add_way(out, "%s: %s has no pam_dropgroups line where it "
-			    "trims (%s)",
-		       p->name, s->stack.file, p->fix);
+		return add_way(out, p->name, "fails_open", dropped,
+			       "%s trims, but would let a broken policy "
+			       "through (dropgroups lint says why)",
+			       s->stack.file);
+	return add_way(out, p->name, "no_line", dropped,
+		       "%s has no pam_dropgroups line where it trims (%s)",
+		       s->stack.file, p->fix);
 }
 
 static int ways_open(struct dg_plan *plan, const struct dg_outcome *mine,
+		     const struct dg_gids *dropped,
 		     const struct dg_program *programs, size_t n,
 		     const struct dg_service_stacks *stacks,
-		     struct dg_strlist *out)
+		     struct dg_ways *out)
 {
 	bool nnp = plan->rule->src->no_new_privs;
 
-	if (!nnp && add_way(out, "sg, newgrp: the rule does not set "
-				 "no_new_privs, and these set-user-ID programs "
-				 "give back any group \"%s\" is a member of",
+	if (!nnp && add_way(out, "sg, newgrp", "no_new_privs_unset", dropped,
+			    "the rule does not set no_new_privs, and these "
+			    "set-user-ID programs give back any group \"%s\" "
+			    "is a member of",
 			    plan->user.name) < 0)
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++) {
@@ -1059,18 +1088,32 @@ static int ways_open(struct dg_plan *plan, const struct dg_outcome *mine,
 		if (!s || !installed(stacks, s, p) || !p->user_reaches ||
 		    (nnp && p->setuid))
 			continue;
-		if (way_through(plan, mine, p, s, out) < 0)
+		if (way_through(plan, mine, dropped, p, s, out) < 0)
 			return -ENOMEM;
 	}
 	return 0;
 }
 
+/* The gids mine drops: what a login that keeps every group gives back.
+ * 0 or -ENOMEM. */
+static int dropped_by(const struct dg_outcome *mine, struct dg_gids *out)
+{
+	const struct dg_decision *d = &mine->decision;
+
+	for (size_t i = 0; i < d->n_verdicts; i++)
+		if (!d->verdicts[i].kept &&
+		    dg_gids_add(out, d->verdicts[i].gid) < 0)
+			return -ENOMEM;
+	return 0;
+}
+
 int dg_ways_open(struct dg_plan *plan, const struct dg_service_stacks *stacks,
-		 struct dg_strlist *out)
+		 struct dg_ways *out)
 {
 	size_t n;
 	const struct dg_program *programs = dg_programs(&n);
 	struct dg_outcome mine = {0};
+	struct dg_gids dropped = {0};
 	gid_t failed = 0;
 	int r = dg_plan_decide(plan, plan->user.groups.v, plan->user.groups.n,
 			       NULL, &mine, &failed);
@@ -1079,9 +1122,26 @@ int dg_ways_open(struct dg_plan *plan, const struct dg_service_stacks *stacks,
 	 * rule then counts as open (explain has already failed) */
 	if (r == -ENOMEM)
 		return r;
-	r = ways_open(plan, r == 0 ? &mine : NULL, programs, n, stacks, out);
+	if (r == 0 && dropped_by(&mine, &dropped) < 0)
+		r = -ENOMEM;
+	else
+		r = ways_open(plan, r == 0 ? &mine : NULL,
+			      r == 0 ? &dropped : NULL, programs, n, stacks,
+			      out);
+	dg_gids_free(&dropped);
 	dg_plan_outcome_free(&mine);
 	return r;
+}
+
+void dg_ways_free(struct dg_ways *w)
+{
+	for (size_t i = 0; i < w->n; i++) {
+		free(w->v[i].program);
+		free(w->v[i].message);
+		dg_gids_free(&w->v[i].back);
+	}
+	free(w->v);
+	*w = (struct dg_ways){0};
 }
 
 void dg_ways_stacks_free(struct dg_service_stacks *s)

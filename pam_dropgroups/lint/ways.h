@@ -45,14 +45,37 @@ int dg_ways_lint(const struct dg_config *cfg, const char *policy_path,
 		 const struct dg_service_stacks *stacks,
 		 struct dg_diags *diags);
 
+/* One way back in that stays open, as explain shows it: "PROGRAM:
+ * MESSAGE" in its text, each field in its --json (dropgroups(8)). */
+struct dg_way {
+	char *program; /* "sg, newgrp", or a program's name (programs.c) */
+	/* why it is open, as one word: "no_new_privs_unset", "not_run",
+	 * "undecided", "no_rule", "other_rule_undecided", "other_rule_keeps",
+	 * "other_rule_no_new_privs", "cannot_trim", "report_only",
+	 * "fails_open", "no_line" */
+	const char *verdict;
+	char *message;
+	/* the gids it gives back (by the verdicts of the plan's own rule);
+	 * back_known false when that cannot be told now (NSS) */
+	bool back_known;
+	struct dg_gids back;
+};
+
+struct dg_ways {
+	struct dg_way *v;
+	size_t n, cap;
+};
+
 /* The ways back in that stay open for plan's user in a session under
- * plan->rule (which must match): one line each, "WHAT: WHY", in out,
- * where a program's own rule, decided for the user's groups, keeping a
- * group plan->rule drops counts as open.
+ * plan->rule (which must match), in out, where a program's own rule,
+ * decided for the user's groups, keeping a group plan->rule drops counts
+ * as open.
  * What NSS is asked to place the user (dg_plan_match) is kept in
  * plan->user.  0 or -ENOMEM. */
 int dg_ways_open(struct dg_plan *plan, const struct dg_service_stacks *stacks,
-		 struct dg_strlist *out);
+		 struct dg_ways *out);
+
+void dg_ways_free(struct dg_ways *w);
 
 void dg_ways_stacks_free(struct dg_service_stacks *s);
 
