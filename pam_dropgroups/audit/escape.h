@@ -1,7 +1,9 @@
 /* How dropgroups audit shows a name it did not choose (a path from the
  * tree, a file:line): escaped, so that no name can end a row, forge one,
  * or send a terminal sequence.  Used by the report and by the walk's
- * warnings, which must not be forgeable either. */
+ * warnings, which must not be forgeable either, and (the JSON escape) by
+ * the --json of check, lint and explain (cli/json.c), so that every
+ * document of dropgroups writes a byte the same way. */
 #ifndef DG_ESCAPE_H
 #define DG_ESCAPE_H
 

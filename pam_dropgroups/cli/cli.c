@@ -22,6 +22,7 @@
 #include "apply.h"
 #include "audit.h"
 #include "help.h"
+#include "json.h"
 #include "kernel.h"
 #include "nss.h"
 #include "nsswitch.h"
@@ -148,6 +149,16 @@ static int failed(int r)
 	return EXIT_REFUSED;
 }
 
+/* ret, or EXIT_SYSTEM when the --json document could not be written
+ * (wrote < 0): the caller would read half a document. */
+static int json_written(int wrote, int ret)
+{
+	if (wrote == 0)
+		return ret;
+	warnx("writing the JSON document to standard output failed");
+	return EXIT_SYSTEM;
+}
+
 /* What a command's options set; a NULL field is an option the command
  * does not take. */
 struct opts {
@@ -157,6 +168,7 @@ struct opts {
 	const char **as;      /* --as NAME or PATH (check) */
 	const char **pam_dir; /* --pam-dir DIR (lint, explain) */
 	const char **sshd_config; /* --sshd-config FILE (lint, explain) */
+	bool *json;		  /* --json (check, lint, explain) */
 };
 
 /* getopt's values for --pam-dir, --as and --sshd-config, which have no
@@ -164,6 +176,7 @@ struct opts {
 #define OPT_PAM_DIR 'P'
 #define OPT_AS 'A'
 #define OPT_SSHD_CONFIG 'S'
+#define OPT_JSON 'J'
 
 /* "-c", or "--pam-dir": how the user wrote option c. */
 static const char *opt_name(int c, char out[sizeof("--sshd-config")])
@@ -174,6 +187,8 @@ static const char *opt_name(int c, char out[sizeof("--sshd-config")])
 		return strcpy(out, "--sshd-config");
 	if (c == OPT_AS)
 		return strcpy(out, "--as");
+	if (c == OPT_JSON)
+		return strcpy(out, "--json");
 	out[0] = '-';
 	out[1] = (char)c;
 	out[2] = '\0';
@@ -191,11 +206,13 @@ static int parse_opts(int argc, char **argv, const struct opts *o)
 		{"pam-dir", required_argument, NULL, OPT_PAM_DIR},
 		{"as", required_argument, NULL, OPT_AS},
 		{"sshd-config", required_argument, NULL, OPT_SSHD_CONFIG},
+		{"json", no_argument, NULL, OPT_JSON},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
 	bool seen[UCHAR_MAX + 1] = {false};
 	char name[sizeof("--sshd-config")];
+	const char *flag; /* where a flag's (absent) argument goes */
 	int c;
 
 	optind = 1;
@@ -206,6 +223,7 @@ static int parse_opts(int argc, char **argv, const struct opts *o)
 				      : c == OPT_PAM_DIR ? o->pam_dir
 				      : c == OPT_AS	 ? o->as
 				      : c == OPT_SSHD_CONFIG ? o->sshd_config
+				      : c == OPT_JSON && o->json ? &flag
 						 : NULL;
 
 		if (c == 'h') {
@@ -227,6 +245,8 @@ static int parse_opts(int argc, char **argv, const struct opts *o)
 		seen[c] = true;
 		*target = optarg;
 	}
+	if (o->json)
+		*o->json = seen[OPT_JSON];
 	return optind;
 }
 
@@ -280,11 +300,13 @@ static int cmd_check(int argc, char **argv)
 	struct dg_diags diags = {0};
 	struct dg_config cfg = {0};
 	struct dg_policy policy = {0};
+	bool json = false;
 	int ret = parse_opts_only(argc, argv,
 				  &(struct opts){.config = &config,
 						 .drop_in = &drop_in,
-						 .as = &as});
-	int r;
+						 .as = &as,
+						 .json = &json});
+	int r, wrote = 0;
 
 	if (ret != EXIT_OK || (ret = check_as(as, drop_in)) != EXIT_OK)
 		return ret;
@@ -297,8 +319,12 @@ static int cmd_check(int argc, char **argv)
 				      &(struct dg_load_as){.drop_in = drop_in,
 							   .drop_in_as = as},
 				      true, &cfg, &policy, &diags);
-	print_diags(&diags);
-	if (r == 0)
+	if (json)
+		wrote = dg_json_check(stdout, config, r == 0, &cfg, &policy,
+				      &diags);
+	else
+		print_diags(&diags);
+	if (r == 0 && !json)
 		printf("%s: valid: %zu rule(s), %zu restricting gid(s), %zu "
 		       "file(s) read\n",
 		       config, policy.n_rules, policy.restricting.n,
@@ -306,7 +332,7 @@ static int cmd_check(int argc, char **argv)
 	dg_policy_free(&policy);
 	dg_config_free(&cfg);
 	dg_diag_free(&diags);
-	return r == 0 ? EXIT_OK : failed(r);
+	return json_written(wrote, r == 0 ? EXIT_OK : failed(r));
 }
 
 /* --- the PAM stacks: lint, and explain's ways back in --- */
@@ -541,11 +567,13 @@ static int cmd_lint(int argc, char **argv)
 	struct dg_config cfg = {0};
 	struct dg_policy policy = {0};
 	size_t n_read = 0;
+	bool json = false;
 	int ret = parse_opts_only(argc, argv,
 				  &(struct opts){.config = &config,
 						 .pam_dir = &pam_dir,
-						 .sshd_config = &sshd_config});
-	int r;
+						 .sshd_config = &sshd_config,
+						 .json = &json});
+	int r, wrote = 0;
 
 	if (ret != EXIT_OK)
 		return ret;
@@ -554,8 +582,15 @@ static int cmd_lint(int argc, char **argv)
 	if (r == 0)
 		r = lint(config, &cfg, pam_dir, sshd_config, &diags, &n_read);
 	dg_diag_unique(&diags);
-	print_diags(&diags);
-	if (r == 0)
+	if (json)
+		wrote = dg_json_lint(stdout, config,
+				     pam_dir ? pam_dir : DG_PAM_CONF_DIR,
+				     r == 0 ? (long)n_read : -1,
+				     count(&diags, DG_ERROR),
+				     count(&diags, DG_WARNING), &diags);
+	else
+		print_diags(&diags);
+	if (r == 0 && !json)
 		printf("%s: %zu stack(s) read: %zu error(s), %zu warning(s)\n",
 		       pam_dir ? pam_dir : DG_PAM_CONF_DIR, n_read,
 		       count(&diags, DG_ERROR), count(&diags, DG_WARNING));
@@ -564,16 +599,16 @@ static int cmd_lint(int argc, char **argv)
 	dg_policy_free(&policy);
 	dg_config_free(&cfg);
 	dg_diag_free(&diags);
-	return r == 0 ? EXIT_OK : failed(r);
+	return json_written(wrote, r == 0 ? EXIT_OK : failed(r));
 }
 
-/* The ways back in that stay open for the plan's user: 0 or -ENOMEM. */
-static int print_ways(struct dg_plan *plan, const char *pam_dir,
-		      const char *sshd_config)
+/* The ways back in that stay open for the plan's user, into x: 0 or
+ * -ENOMEM. */
+static int read_ways(struct dg_plan *plan, const char *pam_dir,
+		     const char *sshd_config, struct dg_json_explain *x)
 {
 	struct dg_pam_dirs dirs = pam_dirs(pam_dir);
 	struct dg_strlist services = {0};
-	struct dg_ways ways = {0};
 	struct dg_service_stacks stacks = {0};
 	struct dg_diags ignored = {0}; /* lint reports the stacks' problems */
 	size_t n;
@@ -585,29 +620,46 @@ static int print_ways(struct dg_plan *plan, const char *pam_dir,
 	if (r == 0 &&
 	    (r = read_stacks(&dirs, sshd_config, &services, &stacks,
 			     &ignored)) == 0 &&
-	    (r = dg_ways_open(plan, &stacks, &ways)) == 0) {
-		printf("ways back in that stay open:%s\n",
-		       ways.n ? "" : " none found (dropgroups lint checks them)");
-		for (size_t i = 0; i < ways.n; i++)
-			printf("  %s: %s\n", ways.v[i].program,
-			       ways.v[i].message);
-	}
-	dg_ways_free(&ways);
+	    (r = dg_ways_open(plan, &stacks, &x->ways)) == 0)
+		x->ways_read = true;
 	dg_strlist_free(&services);
 	dg_ways_stacks_free(&stacks);
 	dg_diag_free(&ignored);
 	return r;
 }
 
+static void print_ways(const struct dg_ways *ways)
+{
+	printf("ways back in that stay open:%s\n",
+	       ways->n ? "" : " none found (dropgroups lint checks them)");
+	for (size_t i = 0; i < ways->n; i++)
+		printf("  %s: %s\n", ways->v[i].program, ways->v[i].message);
+}
+
 /* --- explain --- */
 
-static void print_verdicts(const struct dg_outcome *o)
+/* The label of each verdict of x's decision, as text and --json show
+ * it: 0 or -ENOMEM. */
+static int label_verdicts(struct dg_json_explain *x)
 {
+	const struct dg_decision *d = &x->outcome.decision;
+
+	if (!(x->labels = calloc(d->n_verdicts + 1, sizeof(*x->labels))))
+		return -ENOMEM;
+	for (size_t i = 0; i < d->n_verdicts; i++)
+		if (!(x->labels[i] = dg_nss_group_label(d->verdicts[i].gid)))
+			return -ENOMEM;
+	return 0;
+}
+
+static void print_verdicts(const struct dg_json_explain *x)
+{
+	const struct dg_outcome *o = &x->outcome;
 	const struct dg_decision *d = &o->decision;
 
 	for (size_t i = 0; i < d->n_verdicts; i++) {
 		const struct dg_verdict *v = &d->verdicts[i];
-		_cleanup_free_ char *label = dg_nss_group_label(v->gid);
+		const char *label = x->labels[i];
 
 		printf("  %-8s %-24s %s%s%s%s\n", v->kept ? "kept" : "dropped",
 		       label ? label : "?", dg_policy_reason_text(v->reason),
@@ -618,48 +670,37 @@ static void print_verdicts(const struct dg_outcome *o)
 }
 
 /* For service sshd or sudo, when the program runs no PAM stack (or no
- * session), say so before any verdict: the module never runs there.  0
- * or -ENOMEM. */
-static int explain_not_run(const char *service, const char *sshd_config)
+ * session), say so before any verdict: the module never runs there. */
+static void print_not_run(const struct dg_json_explain *x)
 {
-	_cleanup_free_ char *why = NULL, *file = NULL;
-	int line, r;
-
-	if ((r = program_not_run(service, sshd_config, &why, &file,
-				 &line)) < 0)
-		return r;
-	if (why && line)
+	if (x->not_run && x->not_run_line)
 		printf("the module never runs for service \"%s\": %s "
 		       "(%s:%d); every group stays, and what follows is what "
 		       "it would decide if it ran\n",
-		       service, why, file, line);
-	else if (why)
+		       x->service, x->not_run, x->not_run_file,
+		       x->not_run_line);
+	else if (x->not_run)
 		printf("the module never runs for service \"%s\": %s "
 		       "(%s); every group stays, and what follows is what it "
 		       "would decide if it ran\n",
-		       service, why, file);
-	return 0;
+		       x->service, x->not_run, x->not_run_file);
 }
 
-static int explain(struct dg_plan *plan, const char *service,
-		   const char *pam_dir, const char *sshd_config)
+/* The text form of x, as far as explain got. */
+static void print_explain(const struct dg_json_explain *x)
 {
-	struct dg_outcome o = {0};
-	const struct dg_user *u = &plan->user;
-	const struct dg_rule_src *src;
-	gid_t failed_gid = 0;
-	int r;
+	const struct dg_user *u = x->user;
+	const struct dg_rule_src *src = x->rule;
 
 	printf("service \"%s\", user \"%s\" (uid %u, primary gid %u)\n",
-	       service, u->name, (unsigned)u->uid, (unsigned)u->primary_gid);
-	if (explain_not_run(service, sshd_config) < 0)
-		return failed(-ENOMEM);
-	if (!plan->rule) {
+	       x->service, u->name, (unsigned)u->uid,
+	       (unsigned)u->primary_gid);
+	print_not_run(x);
+	if (x->matched && !src)
 		printf("no rule matches: the module returns PAM_IGNORE and "
 		       "every group stays\n");
-		return EXIT_OK;
-	}
-	src = plan->rule->src;
+	if (!src)
+		return;
 	if (src->name)
 		printf("rule \"%s\" (%s:%d) matches: ", src->name, src->file,
 		       src->line);
@@ -667,27 +708,69 @@ static int explain(struct dg_plan *plan, const char *service,
 		printf("rule at %s:%d matches: ", src->file, src->line);
 	printf("%s%s\n", src->mode == DG_MODE_DROP ? "drop" : "keep",
 	       src->no_new_privs ? ", no_new_privs" : "");
-	r = dg_plan_decide(plan, u->groups.v, u->groups.n, NULL, &o,
-			   &failed_gid);
-	if (r < 0) {
+	if (!x->decided)
+		return;
+	print_verdicts(x);
+	printf("groups after:");
+	for (size_t i = 0; i < x->outcome.decision.groups.n; i++)
+		printf(" %u", (unsigned)x->outcome.decision.groups.v[i]);
+	printf("\n");
+	if (x->ways_read)
+		print_ways(&x->ways);
+}
+
+/* What explain shows, into x, step by step: 0; -ENOMEM; or another
+ * -errno when NSS could not name a gid of the decision, with why in
+ * diags (the steps after it are not taken). */
+static int explain_gather(struct dg_plan *plan, const char *pam_dir,
+			  const char *sshd_config, struct dg_json_explain *x,
+			  struct dg_diags *diags)
+{
+	gid_t failed_gid = 0;
+	int r;
+
+	x->user = &plan->user;
+	if ((r = program_not_run(x->service, sshd_config, &x->not_run,
+				 &x->not_run_file, &x->not_run_line)) < 0)
+		return r;
+	x->matched = true;
+	if (!(x->rule = plan->rule ? plan->rule->src : NULL))
+		return 0;
+	r = dg_plan_decide(plan, plan->user.groups.v, plan->user.groups.n,
+			   NULL, &x->outcome, &failed_gid);
+	if (r < 0 && r != -ENOMEM) {
 		struct dg_apply_error why = {.step = DG_STEP_NAMES, .err = r,
 					     .gid = failed_gid};
-		_cleanup_free_ char *text = NULL;
+		_cleanup_free_ char *text = dg_apply_error_text(&why);
 
-		if (r == -ENOMEM)
-			return failed(r);
-		text = dg_apply_error_text(&why);
-		warnx("%s", text ? text : "out of memory");
-		return EXIT_REFUSED;
+		if (!text)
+			return -ENOMEM;
+		dg_diag_add(diags, DG_ERROR, NULL, 0, "%s", text);
 	}
-	print_verdicts(&o);
-	printf("groups after:");
-	for (size_t i = 0; i < o.decision.groups.n; i++)
-		printf(" %u", (unsigned)o.decision.groups.v[i]);
-	printf("\n");
-	dg_plan_outcome_free(&o);
-	return print_ways(plan, pam_dir, sshd_config) < 0 ? failed(-ENOMEM)
-							   : EXIT_OK;
+	if (r < 0 || (r = label_verdicts(x)) < 0)
+		return r;
+	x->decided = true;
+	return read_ways(plan, pam_dir, sshd_config, x);
+}
+
+static int explain(struct dg_plan *plan, const char *service,
+		   const char *pam_dir, const char *sshd_config, bool json,
+		   struct dg_diags *diags)
+{
+	struct dg_json_explain x = {.service = service};
+	size_t n_before = diags->n;
+	int r = explain_gather(plan, pam_dir, sshd_config, &x, diags);
+	int wrote = 0;
+
+	if (json)
+		wrote = dg_json_explain(stdout, &x, diags);
+	else
+		print_explain(&x);
+	/* the text form says why NSS failed after what it printed */
+	for (size_t i = n_before; !json && i < diags->n; i++)
+		warnx("%s", diags->v[i].message);
+	dg_json_explain_free(&x);
+	return json_written(wrote, r == 0 ? EXIT_OK : failed(r));
 }
 
 static int cmd_explain(int argc, char **argv)
@@ -696,10 +779,13 @@ static int cmd_explain(int argc, char **argv)
 	const char *sshd_config = DG_SSHDCONF_PATH;
 	struct dg_diags diags = {0};
 	struct dg_plan plan = {0};
+	struct dg_json_explain none = {0};
+	bool json = false;
 	int first = parse_opts(argc, argv,
 			       &(struct opts){.config = &config,
 					      .pam_dir = &pam_dir,
-					      .sshd_config = &sshd_config});
+					      .sshd_config = &sshd_config,
+					      .json = &json});
 	int r, ret;
 
 	if (first < 0)
@@ -709,11 +795,18 @@ static int cmd_explain(int argc, char **argv)
 	/* As the module sees it: Linux-PAM lowercases the service name. */
 	for (char *c = argv[first]; *c; c++)
 		*c = (char)tolower((unsigned char)*c);
+	none.service = argv[first];
 	r = dg_plan_prepare(config, argv[first], argv[first + 1], true, &plan,
 			    &diags);
-	print_diags(&diags);
-	ret = r < 0 ? failed(r)
-		    : explain(&plan, argv[first], pam_dir, sshd_config);
+	if (!json)
+		print_diags(&diags);
+	if (r < 0 && json) /* no user, no rule: the diagnostics say why */
+		ret = json_written(dg_json_explain(stdout, &none, &diags),
+				   failed(r));
+	else
+		ret = r < 0 ? failed(r)
+			    : explain(&plan, argv[first], pam_dir, sshd_config,
+				      json, &diags);
 	dg_plan_free(&plan);
 	dg_diag_free(&diags);
 	return ret;
@@ -1043,17 +1136,19 @@ static int cmd_audit(int argc, char **argv)
 /* --- the commands --- */
 
 static const struct verb verbs[] = {
-	{"check", "[-c FILE] [--as PATH | -d DROP-IN [--as NAME|PATH]]",
+	{"check",
+	 "[-c FILE] [--as PATH | -d DROP-IN [--as NAME|PATH]] [--json]",
 	 "validate the policy as pam_dropgroups would read it (FILE\n"
 	 "               as if installed at PATH; with DROP-IN, a drop-in yet\n"
 	 "               to be installed, as one of it, in place of the\n"
 	 "               installed NAME)",
 	 cmd_check},
-	{"lint", "[-c FILE] [--pam-dir DIR] [--sshd-config FILE]",
+	{"lint", "[-c FILE] [--pam-dir DIR] [--sshd-config FILE] [--json]",
 	 "check that the PAM stacks carry the policy out, and name\n"
 	 "               the ways back in they leave open",
 	 cmd_lint},
-	{"explain", "[-c FILE] [--pam-dir DIR] [--sshd-config FILE] SERVICE USER",
+	{"explain",
+	 "[-c FILE] [--pam-dir DIR] [--sshd-config FILE] [--json] SERVICE USER",
 	 "show which rule matches SERVICE and USER, which of USER's\n"
 	 "               groups a session would keep or drop, and why, and\n"
 	 "               the ways back in that stay open",
