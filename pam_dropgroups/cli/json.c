@@ -124,13 +124,23 @@ static void group(FILE *f, gid_t gid, const char *label)
 	string(f, name);
 }
 
+/* The label of gid, one of the user's: the verdicts are sorted by gid,
+ * and a user may have 2,000 groups, each given back by several ways. */
 static const char *label_of(const struct dg_json_explain *x, gid_t gid)
 {
 	const struct dg_decision *d = &x->outcome.decision;
+	size_t lo = 0, hi = d->n_verdicts;
 
-	for (size_t i = 0; i < d->n_verdicts; i++)
-		if (d->verdicts[i].gid == gid)
-			return x->labels[i];
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (d->verdicts[mid].gid == gid)
+			return x->labels[mid];
+		if (d->verdicts[mid].gid < gid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
 	return NULL;
 }
 
