@@ -38,6 +38,9 @@ struct verb_help {
 	{"--sshd-config FILE",                                                 \
 	 "whether sshd runs its stack (default " DG_SSHDCONF_PATH ")"}
 #define OPT_HELP {"-h, --help", "print this help and exit"}
+#define OPT_JSON                                                               \
+	{"--json", "print one JSON document on stdout instead (dropgroups(8), "\
+		   "JSON OUTPUT)"}
 #define EXIT_USAGE_LINE                                                        \
 	{"2", "usage error: an unknown or repeated option, missing or extra "  \
 	      "operands"}
@@ -48,6 +51,7 @@ static const struct option_help stack_options[] = {
 	OPT_CONFIG,
 	OPT_PAM_DIR,
 	OPT_SSHD_CONFIG,
+	OPT_JSON,
 	OPT_HELP,
 	{NULL, NULL},
 };
@@ -62,6 +66,7 @@ static const struct verb_help verbs[] = {
 		  "with -d, the installed drop-in FILE stands in for; "
 		  "without, the absolute path the policy will be "
 		  "installed at"},
+		 OPT_JSON,
 		 OPT_HELP,
 		 {NULL, NULL},
 	 },

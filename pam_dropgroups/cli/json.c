@@ -47,6 +47,12 @@ static void diagnostics(FILE *f, const struct dg_diags *diags)
 			fprintf(f, "%d", d->line);
 		else
 			fputs("null", f);
+		/* a syntax error's column, as the text form's FILE:LINE:COL: */
+		fputs(", \"column\": ", f);
+		if (d->file && d->line > 0 && d->column > 0)
+			fprintf(f, "%d", d->column);
+		else
+			fputs("null", f);
 		fprintf(f, ", \"severity\": \"%s\", \"message\": ",
 			d->severity == DG_WARNING ? "warning" : "error");
 		dg_escape_json(f, d->message);

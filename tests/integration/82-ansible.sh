@@ -24,7 +24,8 @@ ansible_sandbox() {
 	rm -rf "$CACHE"
 	[ ! -e "$CACHE" ] || fail "$CACHE is still there"
 	echo "  baseline: $CACHE does not exist"
-	# as debian/rules installs them (pkg-config may say /lib, not /usr/lib)
+	# where the role copies them from (its dropgroups_pam_module_dir;
+	# merged /usr makes it the directory the .deb installs into as /lib)
 	make -s -C "$TOP" install DESTDIR="$T/stage" PREFIX=/usr \
 		SECUREDIR="/usr/lib/$(gcc -print-multiarch)/security" > "$T/install.log" 2>&1 ||
 		{ cat "$T/install.log"; fail "make install failed"; }
@@ -178,7 +179,7 @@ test_ansible_role_installs_the_deb_on_a_fresh_host() {
 	assert_exit 0
 	[ "$(dpkg-query -W -f='${db:Status-Status}' libpam-dropgroups)" = installed ] ||
 		fail "libpam-dropgroups is not installed"
-	dpkg -S "/usr/lib/$(gcc -print-multiarch)/security/pam_dropgroups.so" /usr/sbin/dropgroups ||
+	dpkg -S "/lib/$(gcc -print-multiarch)/security/pam_dropgroups.so" /usr/sbin/dropgroups ||
 		fail "the module and the CLI are not the package's"
 	stat -c '  made: %n %F %a %U:%G' "$CACHE" "$CACHE/$(basename "$DEB")"
 	[ "$(stat -c '%F %a %u:%g' "$CACHE")" = "directory 755 0:0" ] ||
