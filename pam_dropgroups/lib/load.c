@@ -888,3 +888,52 @@ int dg_load_policy(const char *path, const char *extra_drop_in,
 
 	return dg_load_policy_as(path, &as, check_users, config, policy, diags);
 }
+
+int dg_load_read_file(int dirfd, const char *name, const char *display,
+		      char **text, struct dg_diags *diags)
+{
+	return read_policy_file(dirfd, name, display, text, diags);
+}
+
+/* The include directory of the installed main file at path: 0 with
+ * *dirfd open, -EINVAL (reported) or -ENOMEM. */
+static int open_installed_include_dir(const char *path, int *dirfd,
+				      char **display, struct dg_diags *diags)
+{
+	_cleanup_free_ char *dir = NULL, *text = NULL;
+	_cleanup_close_ int parent = -1;
+	struct dg_config cfg = {0};
+	const char *base;
+	int r = open_parent(path, &dir, &base, &parent, diags);
+
+	if (r == 0)
+		r = read_policy_file(parent, base, path, &text, diags);
+	if (r == 0)
+		r = dg_config_parse(&cfg, path, text, DG_MAIN_FILE, diags);
+	if (r == 0 && dg_diag_failed(diags))
+		r = -EINVAL; /* include_dir may be wrong too */
+	if (r == 0)
+		r = open_include_dir(&cfg, parent, dir, base, path, dirfd,
+				     display, diags);
+	if (r == 0 && *dirfd < 0) {
+		dg_diag_add(diags, DG_ERROR, path, 0,
+			    "the include directory %s does not exist: a "
+			    "drop-in would never be read",
+			    *display);
+		r = -EINVAL;
+	}
+	dg_config_free(&cfg);
+	return r;
+}
+
+int dg_load_open_dir(const char *path, bool include, int *dirfd,
+		     char **display, struct dg_diags *diags)
+{
+	const char *base;
+
+	*dirfd = -1;
+	*display = NULL;
+	if (include)
+		return open_installed_include_dir(path, dirfd, display, diags);
+	return open_parent(path, display, &base, dirfd, diags);
+}

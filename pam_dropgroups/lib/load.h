@@ -70,6 +70,23 @@ int dg_load_policy_as(const char *path, const struct dg_load_as *as,
 		      bool check_users, struct dg_config *config,
 		      struct dg_policy *policy, struct dg_diags *diags);
 
+/* For a tool that replaces a policy file (dropgroups edit): open the
+ * directory a file of the policy at path is read from, checked as every
+ * load checks it (root-owned, not writable by group or others, no
+ * symbolic link followed): path's own directory, or, with include, the
+ * include directory of the installed main file at path, which must be
+ * read and parse (a drop-in is then judged with it).  *dirfd, and
+ * *display, the directory in messages.  0, -EINVAL (reported; *dirfd is
+ * -1) or -ENOMEM. */
+int dg_load_open_dir(const char *path, bool include, int *dirfd,
+		     char **display, struct dg_diags *diags);
+
+/* Read `name` in dirfd as every load reads a policy file: a regular file
+ * opened without following a symbolic link, root's alone to write, no
+ * larger than DG_POLICY_MAX_BYTES.  0, -EINVAL (reported) or -ENOMEM. */
+int dg_load_read_file(int dirfd, const char *name, const char *display,
+		      char **text, struct dg_diags *diags);
+
 int dg_load_policy(const char *path, const char *extra_drop_in,
 		   const char *extra_name, bool check_users,
 		   struct dg_config *config, struct dg_policy *policy,
