@@ -21,6 +21,7 @@
 
 #include "apply.h"
 #include "audit.h"
+#include "edit.h"
 #include "help.h"
 #include "json.h"
 #include "kernel.h"
@@ -333,6 +334,30 @@ static int cmd_check(int argc, char **argv)
 	dg_config_free(&cfg);
 	dg_diag_free(&diags);
 	return json_written(wrote, r == 0 ? EXIT_OK : failed(r));
+}
+
+/* --- edit --- */
+
+static int cmd_edit(int argc, char **argv)
+{
+	const char *config = DG_DEFAULT_CONFIG, *drop_in = NULL;
+	int ret = parse_opts_only(argc, argv,
+				  &(struct opts){.config = &config,
+						 .drop_in = &drop_in});
+
+	if (ret != EXIT_OK)
+		return ret;
+	/* a name the module would skip: what is installed under it would
+	 * never be read */
+	if (drop_in &&
+	    (strchr(drop_in, '/') || !dg_load_is_drop_in_name(drop_in)))
+		return usage_error("edit: -d \"%s\": a drop-in is named "
+				   "NAME.conf, without \"/\" or a leading dot",
+				   drop_in);
+	_Static_assert((int)DG_EDIT_REFUSED == (int)EXIT_REFUSED &&
+			       (int)DG_EDIT_SYSTEM == (int)EXIT_SYSTEM,
+		       "edit.h's statuses are dropgroups(8)'s");
+	return (int)dg_edit_run(config, drop_in, print_diags);
 }
 
 /* --- the PAM stacks: lint, and explain's ways back in --- */
@@ -1143,6 +1168,10 @@ static const struct verb verbs[] = {
 	 "               to be installed, as one of it, in place of the\n"
 	 "               installed NAME)",
 	 cmd_check},
+	{"edit", "[-c FILE] [-d DROP-IN]",
+	 "edit the policy, or its drop-in DROP-IN, as visudo edits\n"
+	 "               sudoers: locked, and installed only if it passes check",
+	 cmd_edit},
 	{"lint", "[-c FILE] [--pam-dir DIR] [--sshd-config FILE] [--json]",
 	 "check that the PAM stacks carry the policy out, and name\n"
 	 "               the ways back in they leave open",
