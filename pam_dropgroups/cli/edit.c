@@ -11,6 +11,7 @@
 #include <err.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +34,15 @@
 /* The mode of an installed file when none was there before. */
 #define DG_EDIT_MODE 0644
 
+/* The signals that end an edit.  They are held (blocked, with a handler
+ * that does nothing) while dropgroups works, so that an edit ends only
+ * where the private copy is removed: they interrupt the prompt, and are
+ * looked for before the install.  A signal still pending at the end is
+ * taken, with its old action, once the copy is gone. */
+static const int ending[] = {SIGINT, SIGHUP, SIGTERM};
+
+#define N_ENDING (sizeof(ending) / sizeof(*ending))
+
 struct edit {
 	const char *config;  /* the main file, as given */
 	const char *drop_in; /* the drop-in's name, or NULL */
@@ -46,8 +56,48 @@ struct edit {
 	char *copy;	     /* tmpdir/name: what the editor edits */
 	char *orig;	     /* the installed text ("" when absent) */
 	mode_t mode;	     /* what the installed file gets */
+	sigset_t oldmask;    /* the mask before hold_signals() */
+	struct sigaction old_sa[N_ENDING]; /* and the actions of ending[] */
 	void (*print_diags)(const struct dg_diags *);
 };
+
+static void no_op(int sig)
+{
+	(void)sig;
+}
+
+static int hold_signals(struct edit *e)
+{
+	struct sigaction sa = {.sa_handler = no_op}; /* no SA_RESTART */
+	sigset_t set;
+
+	sigemptyset(&set);
+	for (size_t i = 0; i < N_ENDING; i++)
+		if (sigaddset(&set, ending[i]) < 0 ||
+		    sigaction(ending[i], &sa, &e->old_sa[i]) < 0)
+			return -errno;
+	return sigprocmask(SIG_BLOCK, &set, &e->oldmask) < 0 ? -errno : 0;
+}
+
+static void release_signals(struct edit *e)
+{
+	for (size_t i = 0; i < N_ENDING; i++)
+		(void)sigaction(ending[i], &e->old_sa[i], NULL);
+	(void)sigprocmask(SIG_SETMASK, &e->oldmask, NULL);
+}
+
+/* Whether one of ending[] came while they were held. */
+static bool interrupted(void)
+{
+	sigset_t pending;
+
+	if (sigpending(&pending) < 0)
+		return false;
+	for (size_t i = 0; i < N_ENDING; i++)
+		if (sigismember(&pending, ending[i]) == 1)
+			return true;
+	return false;
+}
 
 static enum dg_edit_status sys_failed(const char *what, int err)
 {
@@ -246,8 +296,10 @@ static enum dg_edit_status run_editor(const struct edit *e)
 	pid = fork();
 	err = errno;
 	if (pid == 0) {
+		/* exec resets the caught ones to their defaults */
 		sigaction(SIGINT, &old_int, NULL);
 		sigaction(SIGQUIT, &old_quit, NULL);
+		sigprocmask(SIG_SETMASK, &e->oldmask, NULL);
 		execl("/bin/sh", "sh", "-c", cmd, ed, e->copy, (char *)NULL);
 		_exit(127);
 	}
@@ -337,8 +389,9 @@ static enum dg_edit_status install(const struct edit *e, const char *text)
 }
 
 /* visudo's question after a refused edit.  Without a terminal to ask,
- * the edit is discarded; there is no answer that installs it. */
-static bool edit_again(void)
+ * the edit is discarded; there is no answer that installs it.  The held
+ * signals are let in while it waits for the answer. */
+static bool edit_again(const struct edit *e)
 {
 	_cleanup_free_ char *line = NULL;
 	size_t cap = 0;
@@ -348,10 +401,15 @@ static bool edit_again(void)
 	for (;;) {
 		const char *c;
 
+		struct pollfd in = {.fd = STDIN_FILENO, .events = POLLIN};
+
 		printf("What now? (e)dit again, (x) discard: ");
 		fflush(stdout);
-		if (getline(&line, &cap, stdin) < 0)
+		if (ppoll(&in, 1, NULL, &e->oldmask) < 0 ||
+		    getline(&line, &cap, stdin) < 0) {
+			printf("\n");
 			return false;
+		}
 		for (c = line; *c == ' ' || *c == '\t'; c++)
 			;
 		if (*c == 'e' || *c == 'E')
@@ -374,6 +432,10 @@ static enum dg_edit_status edit_loop(struct edit *e)
 		r = check_copy(e, &text);
 		if (r == DG_EDIT_SYSTEM)
 			return r;
+		if (interrupted()) {
+			warnx("%s: interrupted; nothing installed", e->target);
+			return DG_EDIT_REFUSED;
+		}
 		if (r == 0 && strcmp(text, e->orig) == 0) {
 			printf("%s: unchanged; nothing installed\n",
 			       e->target);
@@ -381,7 +443,7 @@ static enum dg_edit_status edit_loop(struct edit *e)
 		}
 		if (r == 0)
 			return install(e, text);
-		if (!edit_again()) {
+		if (!edit_again(e)) {
 			warnx("%s: the edit is discarded; nothing installed",
 			      e->target);
 			return DG_EDIT_REFUSED;
@@ -399,8 +461,11 @@ enum dg_edit_status dg_edit_run(const char *config, const char *drop_in,
 			 .tmpfd = -1,
 			 .print_diags = print_diags};
 	enum dg_edit_status r;
+	int err;
 
 	umask(077);
+	if ((err = hold_signals(&e)) < 0)
+		return sys_failed("holding signals", -err);
 	if ((r = take_lock(&e)) == DG_EDIT_OK &&
 	    (r = read_installed(&e)) == DG_EDIT_OK &&
 	    (r = make_copy(&e)) == DG_EDIT_OK)
@@ -414,5 +479,8 @@ enum dg_edit_status dg_edit_run(const char *config, const char *drop_in,
 	dg_closep(&e.tmpfd);
 	dg_closep(&e.dirfd);
 	dg_closep(&e.lockfd); /* and with it the lock */
+	if (interrupted())
+		r = DG_EDIT_REFUSED; /* ended by the signal: never 0 */
+	release_signals(&e);
 	return r;
 }

@@ -1,3 +1,4 @@
+# shellcheck disable=SC2016 # editor bodies: expanded when the editor runs
 # dropgroups edit: the policy, or one drop-in, edited as visudo edits
 # sudoers.  The editor is a script ($EDITOR) that edits its copy with
 # sed, or writes a broken policy, and records what it was given; one test
@@ -67,7 +68,7 @@ test_edit_installs_a_good_edit_atomically_as_root_0644() {
 		fail "the copy was $owner $mode in a $downer $dmode directory"
 	[ "$(basename "$copy")" = dropgroups.conf ] || fail "the copy is $copy"
 	[ ! -e "$(dirname "$copy")" ] || fail "$(dirname "$copy") was left behind"
-	[ -z "$(ls -A /etc/security | grep '^\.')" ] || fail "a temporary file was left in /etc/security"
+	[ -z "$(find /etc/security -maxdepth 1 -name '.*')" ] || fail "a temporary file was left in /etc/security"
 	# the installed file's mode where it is stricter than 0644, else 0644
 	for modes in "600 600" "640 640" "755 644"; do
 		rm "$POLICY"
@@ -220,13 +221,13 @@ test_edit_asks_what_now_on_a_terminal_and_edits_again() {
 	editor twice.sh 'if [ -e "$T/broken" ]; then sed -i "s/ colour = 1;//; s/\"audio\", //" "$1"; else touch "$T/broken"; sed -i "s/keep = \"users\";/keep = \"users\"; colour = 1;/" "$1"; fi'
 	export TMUX_TMPDIR=$T TERM=xterm
 	at_exit "tmux -L dgedit kill-server"
-	tmux -L dgedit new-session -d -x 200 -y 50 \
+	tmux -L dgedit new-session -d -s edit -n w1 -x 200 -y 50 \
 		"EDITOR=$T/twice.sh $DG edit; echo \"exit status \$?\"; sleep 600"
-	wait_for_screen 'What now\? \(e\)dit again, \(x\) discard: ?$'
+	wait_for_screen w1 'What now\? \(e\)dit again, \(x\) discard: ?$'
 	cmp "$T/original" "$POLICY" || fail "installed before the answer"
 	grep -q 'unknown key "colour" in rule "students"' "$T/screen" || fail "no diagnostics on the terminal"
-	tmux -L dgedit send-keys e Enter
-	wait_for_screen '^exit status 0$'
+	tmux -L dgedit send-keys -t edit:w1 e Enter
+	wait_for_screen w1 '^exit status 0$'
 	grep -q "^$POLICY: installed$" "$T/screen" || fail "not installed"
 	[ "$(grep -c '^/tmp/dropgroups-edit\.' "$T/twice.sh.seen")" = 2 ] || fail "the editor did not run twice"
 	cmp -s "$T/original" "$POLICY" && fail "the policy is unchanged"
@@ -237,22 +238,35 @@ test_edit_asks_what_now_on_a_terminal_and_edits_again() {
 	# x discards: the broken first run, then nothing installed
 	rm "$T/broken"
 	cp "$POLICY" "$T/second"
-	tmux -L dgedit new-window \
+	tmux -L dgedit new-window -t edit: -n w2 \
 		"EDITOR=$T/twice.sh $DG edit; echo \"exit status \$?\"; sleep 600"
-	wait_for_screen 'What now\? \(e\)dit again, \(x\) discard: ?$'
-	tmux -L dgedit send-keys x Enter
-	wait_for_screen '^exit status 1$'
+	wait_for_screen w2 'What now\? \(e\)dit again, \(x\) discard: ?$'
+	tmux -L dgedit send-keys -t edit:w2 x Enter
+	wait_for_screen w2 '^exit status 1$'
 	grep -q 'the edit is discarded; nothing installed$' "$T/screen" || fail "no discard message"
 	cmp "$T/second" "$POLICY" || fail "a discarded edit was installed"
+	# ^C at the question discards too, and removes the private copy
+	rm "$T/broken"
+	# (the window's shell outlives the ^C, to say how the edit ended)
+	tmux -L dgedit new-window -t edit: -n w3 \
+		"trap : INT; EDITOR=$T/twice.sh $DG edit; echo \"exit status \$?\"; sleep 600"
+	wait_for_screen w3 'What now\? \(e\)dit again, \(x\) discard: ?$'
+	copy=$(tail -n 1 "$T/twice.sh.seen" | cut -d' ' -f1)
+	[ -e "$copy" ] || fail "no private copy while the question is asked"
+	tmux -L dgedit send-keys -t edit:w3 C-c
+	wait_for_screen w3 '^exit status 1$'
+	[ ! -e "$(dirname "$copy")" ] || fail "^C left $(dirname "$copy") behind"
+	cmp "$T/second" "$POLICY" || fail "an interrupted edit was installed"
 }
 
-# wait_for_screen ERE: until a line of the tmux pane matches (10 s).
+# wait_for_screen WINDOW ERE: until a line of the tmux window matches
+# (10 s).
 wait_for_screen() {
 	for _ in $(seq 100); do
-		tmux -L dgedit capture-pane -p > "$T/screen"
-		grep -Eq -- "$1" "$T/screen" && { cat "$T/screen"; return 0; }
+		tmux -L dgedit capture-pane -p -t "edit:$1" > "$T/screen"
+		grep -Eq -- "$2" "$T/screen" && { cat "$T/screen"; return 0; }
 		sleep 0.1
 	done
 	cat "$T/screen"
-	fail "the screen never showed /$1/"
+	fail "window $1 never showed /$2/"
 }
