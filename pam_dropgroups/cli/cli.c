@@ -1170,7 +1170,8 @@ static const struct verb verbs[] = {
 	 cmd_check},
 	{"edit", "[-c FILE] [-d DROP-IN]",
 	 "edit the policy, or its drop-in DROP-IN, as visudo edits\n"
-	 "               sudoers: locked, and installed only if it passes check",
+	 "               sudoers: locked, and installed only if it passes "
+	 "check",
 	 cmd_edit},
 	{"lint", "[-c FILE] [--pam-dir DIR] [--sshd-config FILE] [--json]",
 	 "check that the PAM stacks carry the policy out, and name\n"

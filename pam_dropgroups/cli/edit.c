@@ -142,6 +142,22 @@ static enum dg_edit_status take_lock(struct edit *e)
 	return DG_EDIT_REFUSED;
 }
 
+/* The edited file's name in its directory, and its path in messages. */
+static int name_target(struct edit *e)
+{
+	const char *slash = strrchr(e->config, '/');
+
+	if (!e->drop_in) {
+		e->name = slash ? slash + 1 : e->config;
+		e->target = strdup(e->config);
+	} else {
+		e->name = e->drop_in;
+		if (asprintf(&e->target, "%s/%s", e->dir, e->name) < 0)
+			e->target = NULL;
+	}
+	return e->target ? 0 : -ENOMEM;
+}
+
 /* The directory the file goes to, checked as the loader checks it, and
  * the installed text, read as the loader reads it ("" for a drop-in not
  * there yet). */
@@ -153,16 +169,8 @@ static enum dg_edit_status read_installed(struct edit *e)
 				 &e->dir, &diags);
 
 	e->mode = DG_EDIT_MODE;
-	if (r == 0 && !e->drop_in && (e->name = strrchr(e->config, '/')))
-		e->name++;
-	else if (r == 0)
-		e->name = e->drop_in ? e->drop_in : e->config;
-	if (r == 0 && asprintf(&e->target, "%s%s%s", e->drop_in ? e->dir : "",
-			       e->drop_in ? "/" : "",
-			       e->drop_in ? e->name : e->config) < 0) {
-		e->target = NULL;
-		r = -ENOMEM;
-	}
+	if (r == 0)
+		r = name_target(e);
 	if (r == 0 && e->drop_in &&
 	    fstatat(e->dirfd, e->name, &st, AT_SYMLINK_NOFOLLOW) < 0 &&
 	    errno == ENOENT)
@@ -205,9 +213,13 @@ static int write_new(int dirfd, const char *name, const char *text,
 	if (r == 0 && (fchown(fd, 0, 0) < 0 || fchmod(fd, mode) < 0 ||
 		       fsync(fd) < 0))
 		r = -errno;
-	if (r == 0 && close(fd) < 0)
-		r = -errno;
-	fd = -1;
+	if (r == 0) {
+		int closed = close(fd);
+
+		fd = -1; /* closed, even when close fails */
+		if (closed < 0)
+			r = -errno;
+	}
 	if (r < 0)
 		(void)unlinkat(dirfd, name, 0);
 	return r;
@@ -463,6 +475,11 @@ enum dg_edit_status dg_edit_run(const char *config, const char *drop_in,
 	enum dg_edit_status r;
 	int err;
 
+	/* The files are root's, as the loader requires: fchown needs it. */
+	if (geteuid() != 0) {
+		warnx("edit needs root: the policy's files are root's");
+		return DG_EDIT_REFUSED;
+	}
 	umask(077);
 	if ((err = hold_signals(&e)) < 0)
 		return sys_failed("holding signals", -err);

@@ -211,6 +211,20 @@ test_edit_refuses_an_insecure_policy_directory() {
 	[ -e "$T/ed.sh.seen" ] || fail "the editor did not run"
 }
 
+# Only root edits: the files are root's, and the install makes them so.
+test_edit_needs_root() {
+	example_policy
+	editor ed.sh 'sed -i "s/\"audio\", //" "$1"'
+	EDITOR="$T/ed.sh" capture setpriv --reuid=1001 --regid=1001 --clear-groups "$DG" edit < /dev/null
+	assert_exit 1
+	assert_in err '^dropgroups: edit needs root: the policy.s files are root.s$'
+	[ ! -e "$T/ed.sh.seen" ] || fail "the editor ran"
+	# the baseline: root's edit
+	EDITOR="$T/ed.sh" capture "$DG" edit < /dev/null
+	assert_exit 0
+	[ -e "$T/ed.sh.seen" ] || fail "the editor did not run"
+}
+
 # A real terminal: the first edit is broken, "What now?" is asked, the
 # admin answers e, fixes it in the second run, and the fix is installed.
 test_edit_asks_what_now_on_a_terminal_and_edits_again() {
