@@ -130,6 +130,8 @@ test_edit_a_second_editor_is_refused_while_the_lock_is_held() {
 	editor slow.sh 'touch "$T/started"; while [ ! -e "$T/release" ]; do sleep 0.1; done; sed -i "s/\"audio\", //" "$1"'
 	EDITOR="$T/slow.sh" "$DG" edit < /dev/null > "$T/first.out" 2>&1 &
 	first=$!
+	# on a failure below, let it end and remove its copy
+	at_exit 'touch "$T/release"; wait'
 	for _ in $(seq 100); do [ -e "$T/started" ] && break; sleep 0.1; done
 	[ -e "$T/started" ] || fail "the first editor never started"
 	flock -n "$POLICY" true && fail "the main file is not flocked"
