@@ -131,7 +131,7 @@ test_edit_a_second_editor_is_refused_while_the_lock_is_held() {
 	EDITOR="$T/slow.sh" "$DG" edit < /dev/null > "$T/first.out" 2>&1 &
 	first=$!
 	# on a failure below, let it end and remove its copy
-	at_exit 'touch "$T/release"; wait'
+	at_exit 'touch "$T/release"; wait "$first" 2>/dev/null'
 	for _ in $(seq 100); do [ -e "$T/started" ] && break; sleep 0.1; done
 	[ -e "$T/started" ] || fail "the first editor never started"
 	flock -n "$POLICY" true && fail "the main file is not flocked"
