@@ -411,9 +411,8 @@ static bool edit_again(const struct edit *e)
 	if (!isatty(STDIN_FILENO))
 		return false;
 	for (;;) {
-		const char *c;
-
 		struct pollfd in = {.fd = STDIN_FILENO, .events = POLLIN};
+		const char *c;
 
 		printf("What now? (e)dit again, (x) discard: ");
 		fflush(stdout);
