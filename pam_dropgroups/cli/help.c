@@ -78,6 +78,25 @@ static const struct verb_help verbs[] = {
 		 EXIT_SYSTEM_LINE,
 		 {NULL, NULL},
 	 }},
+	{"edit",
+	 (const struct option_help[]){
+		 OPT_CONFIG,
+		 {"-d, --drop-in DROP-IN",
+		  "edit the drop-in DROP-IN (NAME.conf) of the policy's "
+		  "drop-in directory instead, created if absent"},
+		 OPT_HELP,
+		 {NULL, NULL},
+	 },
+	 (const struct exit_help[]){
+		 {"0", "the edit was installed, or nothing changed"},
+		 {"1", "the edit was refused or discarded, another edit holds "
+		       "the lock, the policy is insecure, or not run as root"},
+		 EXIT_USAGE_LINE,
+		 {"3", "the system failed: out of memory, the copy could not "
+		       "be made, the editor could not be started, or the "
+		       "install failed (the installed file is then untouched)"},
+		 {NULL, NULL},
+	 }},
 	{"lint",
 	 stack_options,
 	 (const struct exit_help[]){
