@@ -6,7 +6,7 @@
 
 UNIT_TESTS   := test_policy test_config test_cache test_resolve test_idmap test_property \
 		test_pamstack test_ways test_nsswitch test_sudoers test_dropin \
-		test_sshdconf test_syntax
+		test_sshdconf test_syntax test_logline
 TEST_HELPERS  = $(B)/logsink $(B)/pambench $(B)/libnss_dgfault.so.2 $(B)/allocfail \
 		$(B)/pam_cycles $(B)/service_switch $(B)/two_sessions \
 		$(B)/pam_dropgroups-unpinned.so $(B)/nssprobe $(STRESS_HELPERS)

@@ -24,16 +24,21 @@
 #include "args.h"
 #include "initgroups.h"
 #include "kernel.h"
+#include "logline.h"
 #include "nss.h"
 #include "plan.h"
 #include "uid0.h"
 #include "util.h"
 
-/* One call of the module: the handle, the arguments, and the code the
- * call answers once it has failed (set by fail_with). */
+struct kept_plan;
+
+/* One call of the module: the handle, the arguments, the plan once there
+ * is one, and the code the call answers once it has failed (set by
+ * fail_with). */
 struct call {
 	pam_handle_t *pamh;
 	struct dg_args args;
+	const struct kept_plan *k;
 	int fail_code; /* the caller's failure, or PAM_SYSTEM_ERR */
 	int failed;    /* what the call answers after a failure */
 };
@@ -84,19 +89,27 @@ static const char *let_through(const struct call *c, bool *oom)
 /* Log the failure (what; outcome) as the call's one LOG_ERR line, and
  * return what the call answers: PAM_IGNORE where let_through lets it
  * through, else c->fail_code. */
+static char *call_fields(const struct call *c, const char *result,
+			 const char *dropped, size_t more, long long kept);
+
 static int fail_with(struct call *c, const char *what, const char *outcome)
 {
 	bool oom;
 	const char *why = let_through(c, &oom);
+	_cleanup_free_ char *fields =
+		call_fields(c, why ? "not-refused" : "refused", NULL, 0, -1);
 
 	if (!what)
 		what = "out of memory";
 	c->failed = why ? PAM_IGNORE : c->fail_code;
 	if (why)
-		pam_syslog(c->pamh, LOG_ERR, "%s; %s, and the session is not "
-			   "refused: %s", what, outcome, why);
+		pam_syslog(c->pamh, LOG_ERR, "%s: %s; %s, and the session is "
+			   "not refused: %s",
+			   fields ? fields : "result=not-refused", what,
+			   outcome, why);
 	else
-		pam_syslog(c->pamh, LOG_ERR, "%s; %s%s", what, outcome,
+		pam_syslog(c->pamh, LOG_ERR, "%s: %s; %s%s",
+			   fields ? fields : "result=refused", what, outcome,
 			   oom ? " (out of memory looking up the user)" : "");
 	return c->failed;
 }
@@ -156,10 +169,13 @@ static void log_diags(struct call *c, const struct dg_diags *diags,
 #define LOGGED_GROUPS_MAX 16
 
 /* "audio(29), video(44)" for the verdicts with kept == want_kept and, if
- * only_noted, restricting_named set.  NULL on ENOMEM. */
-static char *list_groups(const struct dg_outcome *o, bool want_kept,
-			 bool only_noted)
+ * only_noted, restricting_named set; with fields, "audio(29),video(44)"
+ * and the count past LOGGED_GROUPS_MAX in *more instead of in the text.
+ * NULL on ENOMEM. */
+static char *list_groups_as(const struct dg_outcome *o, bool want_kept,
+			    bool only_noted, size_t *fields_more)
 {
+	const char *sep = fields_more ? "," : ", ";
 	const struct dg_decision *d = &o->decision;
 	_cleanup_free_ char *s = NULL;
 	size_t len = 0, shown = 0, more = 0;
@@ -181,17 +197,25 @@ static char *list_groups(const struct dg_outcome *o, bool want_kept,
 		if (!name && !(label = dg_nss_group_label(v->gid)))
 			bad = 1;
 		else if (name)
-			bad |= fprintf(f, "%s%s(%u)", shown ? ", " : "", name,
+			bad |= fprintf(f, "%s%s(%u)", shown ? sep : "", name,
 				       (unsigned)v->gid) < 0;
 		else
-			bad |= fprintf(f, "%s%s", shown ? ", " : "", label) < 0;
+			bad |= fprintf(f, "%s%s", shown ? sep : "", label) < 0;
 		shown++;
 	}
-	if (f && more)
+	if (fields_more)
+		*fields_more = more;
+	else if (f && more)
 		bad |= fprintf(f, " and %zu more", more) < 0;
 	if (f && fclose(f) != 0)
 		bad = 1;
 	return bad ? NULL : DG_TAKE(s);
+}
+
+static char *list_groups(const struct dg_outcome *o, bool want_kept,
+			 bool only_noted)
+{
+	return list_groups_as(o, want_kept, only_noted, NULL);
 }
 
 /* The plan made for one handle, kept as PAM data so that every later
@@ -209,7 +233,33 @@ struct kept_plan {
 	char *config, *service, *user;
 	struct dg_plan plan;
 	struct dg_gid_names names;
+	/* The login's line is logged: a later trim on the same handle (su
+	 * with the profile trims in setcred and again in open_session)
+	 * logs nothing more at info.  A forked child inherits it. */
+	bool logged;
 };
+
+/* The fields that lead each line (logline.c), from what the call knows:
+ * PAM's service and user, and the plan's uid and rule once there is one. */
+static char *call_fields(const struct call *c, const char *result,
+			 const char *dropped, size_t more, long long kept)
+{
+	const void *service = NULL, *user = NULL;
+	const struct dg_plan *plan = c->k ? &c->k->plan : NULL;
+
+	(void)pam_get_item(c->pamh, PAM_SERVICE, &service);
+	(void)pam_get_item(c->pamh, PAM_USER, &user);
+	return dg_logline_fields(&(struct dg_logline){
+		.service = service,
+		.user = user,
+		.uid = plan && plan->user.name ? (long long)plan->user.uid : -1,
+		.rule = plan && plan->rule ? plan->rule->label : NULL,
+		.result = result,
+		.dropped = dropped,
+		.dropped_more = more,
+		.kept = kept,
+	});
+}
 
 static void kept_plan_free(struct kept_plan *k)
 {
@@ -257,8 +307,10 @@ static struct kept_plan *get_plan(struct call *c)
 	/* (PAM data is ours to change: pam_get_data hands out const only
 	 * because the caller may not own it) */
 	if (pam_get_data(pamh, PLAN_DATA, &data) == PAM_SUCCESS && data &&
-	    kept_plan_fits(data, args->config, service, user))
+	    kept_plan_fits(data, args->config, service, user)) {
+		c->k = data;
 		return (struct kept_plan *)(uintptr_t)data;
+	}
 
 	if (!(k = calloc(1, sizeof(*k))) || !(k->config = strdup(args->config)) ||
 	    !(k->service = strdup(service)) || !(k->user = strdup(user))) {
@@ -280,40 +332,85 @@ static struct kept_plan *get_plan(struct call *c)
 		kept_plan_free(k);
 		return NULL;
 	}
+	c->k = k;
 	return k;
 }
 
-static void log_no_rule(pam_handle_t *pamh, const struct dg_args *args,
-			const struct dg_plan *plan)
+/* Is this the process the user's commands descend from?  initgroups(3)
+ * always lists the user's primary group, and every login program has
+ * called it (or set the user's list) before the module trims; sshd's
+ * privileged monitor has not, and no user process descends from it, so
+ * its trims are not the login's line (the session child logs it).  When
+ * the groups cannot be read, yes: a line too many beats none. */
+static bool users_process(const struct dg_plan *plan)
 {
-	const void *service = NULL;
+	_cleanup_free_ gid_t *v = NULL;
+	size_t n = 0;
 
-	if (!args->debug)
+	if (dg_kernel_get_groups(&v, &n) < 0)
+		return true;
+	for (size_t i = 0; i < n; i++)
+		if (v[i] == plan->user.primary_gid)
+			return true;
+	return false;
+}
+
+/* Should this trim write the login's line at info?  Once per handle, and
+ * only in the user's process; else it goes to debug, with debug set. */
+static int login_line_priority(struct call *c)
+{
+	struct kept_plan *k = (struct kept_plan *)(uintptr_t)c->k;
+
+	if (!k->logged && users_process(&k->plan)) {
+		k->logged = true;
+		return LOG_INFO;
+	}
+	return c->args.debug ? LOG_DEBUG : -1;
+}
+
+static void log_no_rule(struct call *c)
+{
+	_cleanup_free_ char *fields = NULL;
+	int pri = login_line_priority(c);
+
+	if (pri < 0)
 		return;
-	(void)pam_get_item(pamh, PAM_SERVICE, &service);
-	pam_syslog(pamh, LOG_DEBUG,
-		   "no rule in %s matches service \"%s\" and user \"%s\"; "
-		   "groups left unchanged",
-		   args->config, service ? (const char *)service : "?",
-		   plan->user.name);
+	fields = call_fields(c, "no-rule", NULL, 0, -1);
+	pam_syslog(c->pamh, pri,
+		   "%s: no rule in %s matches service \"%s\" and user "
+		   "\"%s\"; groups left unchanged",
+		   fields ? fields : "result=no-rule", c->args.config,
+		   c->k->service, c->k->plan.user.name);
 }
 
 /* What was dropped, or with report_only what would have been. */
-static void log_applied(pam_handle_t *pamh, const struct dg_plan *plan,
-			const struct dg_outcome *o, bool report_only)
+static void log_applied(struct call *c, const struct dg_outcome *o,
+			bool report_only)
 {
+	const struct dg_plan *plan = &c->k->plan;
 	_cleanup_free_ char *dropped = list_groups(o, false, false);
 	_cleanup_free_ char *noted = list_groups(o, true, true);
+	_cleanup_free_ char *listed = NULL, *fields = NULL;
 	bool nnp = plan->rule->src->no_new_privs;
+	size_t more = 0;
+	int pri = login_line_priority(c);
 
 	/* The groups are set by now: a log line lost to ENOMEM is all that
 	 * can go wrong here, and it must not turn success into failure. */
+	if (pri < 0)
+		return;
 	if (noted && *noted)
-		pam_syslog(pamh, LOG_NOTICE,
+		pam_syslog(c->pamh, LOG_NOTICE,
 			   "rule \"%s\" names restricting group(s) %s in drop; "
 			   "they stay",
 			   plan->rule->label, noted);
-	pam_syslog(pamh, LOG_INFO, "user \"%s\", rule \"%s\": %s %s%s%s",
+	listed = list_groups_as(o, false, false, &more);
+	fields = call_fields(c, report_only ? "would-drop" : "dropped",
+			     listed, more,
+			     (long long)o->decision.groups.n);
+	pam_syslog(c->pamh, pri, "%s: user \"%s\", rule \"%s\": %s %s%s%s",
+		   fields ? fields : report_only ? "result=would-drop"
+						 : "result=dropped",
 		   plan->user.name, plan->rule->label,
 		   report_only ? "would drop" : "dropped",
 		   !dropped ? "(out of memory naming them)"
@@ -347,14 +444,14 @@ static int trim(struct call *c)
 	if (!k)
 		return c->failed;
 	if (!k->plan.rule) {
-		log_no_rule(c->pamh, &c->args, &k->plan);
+		log_no_rule(c);
 		return PAM_IGNORE;
 	}
 	r = report ? dg_apply_preview(&k->plan, &k->names, &outcome, &why)
 		   : dg_apply(&k->plan, false, &k->names, &outcome, &why);
 	if (r < 0)
 		return log_apply_error(c, &why);
-	log_applied(c->pamh, &k->plan, &outcome, report);
+	log_applied(c, &outcome, report);
 	dg_plan_outcome_free(&outcome);
 	return report ? PAM_IGNORE : PAM_SUCCESS;
 }
@@ -377,7 +474,10 @@ static int check_ahead(struct call *c)
 	if (!k)
 		return c->failed;
 	if (!k->plan.rule) {
-		log_no_rule(c->pamh, &c->args, &k->plan);
+		/* the trim that follows logs the login's line */
+		if (c->args.debug)
+			pam_syslog(c->pamh, LOG_DEBUG, "no rule matches; "
+				   "checked ahead");
 		return PAM_IGNORE;
 	}
 	if (!dg_policy_needs_names(&k->plan.policy, k->plan.rule))

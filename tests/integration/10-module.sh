@@ -174,9 +174,10 @@ test_without_restricting_the_group_is_dropped() { check_case open_session succes
 
 # --- which rule applies ---
 
+# (and the login still leaves its one line, at info: result=no-rule)
 test_no_matching_rule_returns_ignore_and_changes_nothing() {
 	check_case open_session ignore '' '{ services = "sshd"; drop = "*"; }' -- untouched
-	assert_log info 0
+	assert_log info 1 'pam_dropgroups\(dgtest:session\): service=dgtest user=alice uid=1001 rule=- result=no-rule dropped=- kept=-: no rule in '"$POLICY"' matches service "dgtest" and user "alice"; groups left unchanged$'
 }
 
 test_first_matching_rule_decides() {

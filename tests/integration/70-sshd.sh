@@ -13,10 +13,9 @@ test_sshd_exec_path_trims_the_remote_command_s_groups() {
 	use_snippet sshd
 	ssh_alice -- "$SUPP_GROUPS"
 	assert_ids "$out" $TRIMMED
-	# (the monitor's own pam_setcred logs "dropped no groups": it has none
-	# of alice's)
-	module_log info | grep -E 'pam_dropgroups\(sshd:setcred\): user "alice", rule "ssh": dropped audio\(29\), video\(44\), plugdev\(46\)$' ||
-		fail "no log line names the dropped groups"
+	# one line for the login: the monitor's own pam_setcred, in a process
+	# with none of alice's groups, logs nothing
+	assert_log info 1 'pam_dropgroups\(sshd:setcred\): service=sshd user=alice uid=1001 rule=ssh result=dropped dropped=audio\(29\),video\(44\),plugdev\(46\) kept=4: user "alice", rule "ssh": dropped audio\(29\), video\(44\), plugdev\(46\)$'
 }
 
 test_sshd_pty_path_trims_the_remote_shell_s_groups() {
@@ -152,4 +151,44 @@ test_sshd_without_pam_keeps_every_group_and_lint_and_explain_say_so() {
 	assert_in err '^/etc/ssh/sshd_config: no line sets UsePAM, whose default is "no", so sshd runs no PAM stack'
 	capture "$DG" explain sshd alice
 	assert_in out '^  sshd \(ssh to this host\): no line sets UsePAM'
+}
+
+# One login, one line (pam_dropgroups(8), LOGGING): sshd's privileged
+# monitor makes PAM calls too (account, pam_setcred, and with the
+# profile pam_open_session), but its groups are not the ones alice's
+# commands inherit.  The login's one line is written by the session
+# child whose groups they do inherit: the kernel's sender pid of the
+# line (logsink's SCM_CREDENTIALS) is the remote shell's parent, the
+# process that forked it.  Both ways README.md enables sshd: the
+# snippet alone, and the pam-auth-update profile's three lines alone.
+test_an_sshd_login_leaves_one_line_from_its_own_process() {
+	local how pid lines
+	sshd_start
+	cp -a /etc/pam.d "$T/pam.d.orig"
+	for how in snippet profile; do
+		rm -rf /etc/pam.d/* && cp -a "$T/pam.d.orig/." /etc/pam.d/
+		case $how in
+		snippet) use_snippet sshd ;;
+		profile)
+			echo 'auth required pam_dropgroups.so' >> /etc/pam.d/common-auth
+			echo 'account required pam_dropgroups.so' >> /etc/pam.d/common-account
+			echo 'session required pam_dropgroups.so system_err' >> /etc/pam.d/common-session
+			;;
+		esac
+		log_reset
+		: > "$LOG.pids"
+		ssh_alice -- 'echo $PPID; id -G'
+		pid=$(head -n1 <<< "$out")
+		assert_ids "$(sed -n 2p <<< "$out")" $TRIMMED
+		log_flush
+		lines=$(grep -F 'pam_dropgroups(' "$LOG.pids" || true)
+		echo "  $how: the shell's parent is pid $pid; the module's lines:"
+		sed 's/^/    /' <<< "$lines"
+		[ "$(grep -c . <<< "$lines")" -eq 1 ] ||
+			fail "$how: want one pam_dropgroups line for the login"
+		[ "${lines%% *}" = "$pid" ] ||
+			fail "$how: the line is not from the shell's parent ($pid)"
+		grep -q ' service=sshd user=alice uid=1001 rule=ssh result=dropped dropped=audio(29),video(44),plugdev(46) kept=4: ' <<< "$lines" ||
+			fail "$how: the line lacks its fields"
+	done
 }

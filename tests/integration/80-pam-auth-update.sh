@@ -53,3 +53,19 @@ test_pam_auth_update_disable_removes_the_module() {
 	capture su alice -c "$SUPP_GROUPS"
 	assert_ids "$out" $ALL
 }
+
+# With the profile, su trims twice on one PAM handle: in pam_setcred
+# (common-auth's line) and in pam_open_session (common-session's).  The
+# login still leaves one line, and sudo's its own one.
+test_pam_auth_update_profile_logs_one_line_per_su() {
+	skip_under_sanitizers "make install builds its own objects"
+	enable_profile
+	log_reset
+	capture su alice -c "$SUPP_GROUPS"
+	assert_ids "$out" $TRIMMED
+	assert_log info 1 'pam_dropgroups\(su:(setcred|session)\): service=su user=alice uid=1001 rule=[^ ]+ result=dropped dropped=audio\(29\),video\(44\),plugdev\(46\) kept=4: '
+	log_reset
+	capture sudo -u alice sh -c "$SUPP_GROUPS"
+	assert_ids "$out" $TRIMMED
+	assert_log info 1 'service=sudo user=alice uid=1001 .* result=dropped '
+}

@@ -114,7 +114,7 @@ sandbox_etc() {
 sandbox_log() {
 	LOG=$T/log
 	: > "$LOG"
-	"$BUILD/logsink" /dev/log "$LOG" &
+	"$BUILD/logsink" /dev/log "$LOG" "$LOG.pids" &
 	for _ in $(seq 100); do
 		[ -S /dev/log ] && return 0
 		sleep 0.05

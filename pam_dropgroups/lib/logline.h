@@ -1,0 +1,26 @@
+/* The key=value fields that lead every line the module logs for a login
+ * (pam_dropgroups(8), LOGGING): pure, so the format is unit-tested. */
+#ifndef DG_LOGLINE_H
+#define DG_LOGLINE_H
+
+#include <stddef.h>
+
+struct dg_logline {
+	const char *service, *user; /* NULL: not known */
+	long long uid;              /* -1: not known */
+	const char *rule;           /* NULL: none matched, or not known */
+	const char *result;         /* dropped, would-drop, no-rule, ... */
+	const char *dropped;        /* "audio(29),video(44)"; NULL: none */
+	size_t dropped_more;        /* named past those in dropped */
+	long long kept;             /* groups kept; -1: not known */
+};
+
+/* "service=sshd user=alice uid=1001 rule=ssh result=dropped
+ * dropped=audio(29) kept=4" (dropped_more=N only when N > 0).  A value
+ * that is empty or not known is "-"; one with a character outside
+ * [A-Za-z0-9._:/@+(),-] is double-quoted, with \" \\ and \xHH for a
+ * quote, a backslash and any byte outside printable ASCII.  NULL on
+ * ENOMEM. */
+char *dg_logline_fields(const struct dg_logline *l);
+
+#endif

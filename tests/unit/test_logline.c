@@ -1,0 +1,70 @@
+/* Unit tests of the fields that lead the module's log lines (logline.c):
+ * their order, "-" for what is not known, and the quoting of a value a
+ * log pipeline could not split otherwise.  No I/O. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+
+#include "logline.h"
+
+static void check(const struct dg_logline *l, const char *want)
+{
+	char *got = dg_logline_fields(l);
+
+	assert_non_null(got);
+	assert_string_equal(got, want);
+	free(got);
+}
+
+static void every_field_in_its_order(void **state)
+{
+	(void)state;
+	check(&(struct dg_logline){.service = "sshd", .user = "alice",
+				   .uid = 1001, .rule = "ssh",
+				   .result = "dropped",
+				   .dropped = "audio(29),video(44)", .kept = 4},
+	      "service=sshd user=alice uid=1001 rule=ssh result=dropped "
+	      "dropped=audio(29),video(44) kept=4");
+	/* more than the line names: counted in a field of its own */
+	check(&(struct dg_logline){.service = "su", .user = "bob", .uid = 0,
+				   .rule = "r", .result = "dropped",
+				   .dropped = "a(1)", .dropped_more = 3,
+				   .kept = 0},
+	      "service=su user=bob uid=0 rule=r result=dropped dropped=a(1) "
+	      "dropped_more=3 kept=0");
+}
+
+static void what_is_not_known_is_a_dash(void **state)
+{
+	(void)state;
+	check(&(struct dg_logline){.result = "refused", .uid = -1,
+				   .kept = -1, .dropped = ""},
+	      "service=- user=- uid=- rule=- result=refused dropped=- "
+	      "kept=-");
+}
+
+static void odd_values_are_quoted(void **state)
+{
+	(void)state;
+	check(&(struct dg_logline){.service = "login", .user = "a b",
+				   .uid = 5, .rule = "say \"hi\"\\",
+				   .result = "no-rule",
+				   .dropped = "x=1\n\xc3\xa9", .kept = -1},
+	      "service=login user=\"a b\" uid=5 rule=\"say \\\"hi\\\"\\\\\" "
+	      "result=no-rule dropped=\"x=1\\x0a\\xc3\\xa9\" kept=-");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(every_field_in_its_order),
+		cmocka_unit_test(what_is_not_known_is_a_dash),
+		cmocka_unit_test(odd_values_are_quoted),
+	};
+
+	return cmocka_run_group_tests_name("logline", tests, NULL, NULL);
+}
