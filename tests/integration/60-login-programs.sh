@@ -246,3 +246,27 @@ test_sudo_to_a_directory_user_named_root_is_refused() {
 	assert_log err 1 'the session is not refused: the user is uid 0'
 }
 
+
+# The same attack through nss_compat: "passwd: compat" asks
+# /etc/passwd, and its "+" line pulls every other user from the
+# passwd_compat line's service (NIS, or here the directory).  uid0.c
+# asks the compat service for "root", and compat answers from
+# /etc/passwd's root line (uid 0) without looking further, while
+# getpwuid(5000) reaches the directory's "root" of uid 5000 through the
+# "+".  The session runs as 5000 with a broken policy: it must be
+# refused.
+test_sudo_to_a_compat_directory_user_named_root_is_refused() {
+	use_directory 'user root 5000 5000'
+	printf 'passwd: compat\npasswd_compat: dgfault\ngroup: files dgfault\nshadow: files\ngshadow: files\n' \
+		> /etc/nsswitch.conf
+	echo '+' >> /etc/passwd
+	login_policy
+	use_snippet sudo
+	capture sudo -u '#5000' sh -c 'id -u; id -G'
+	assert_exit 0
+	[ "$(head -n1 "$T/out")" = 5000 ] || fail "sudo -u #5000 did not run as 5000"
+	break_policy
+	log_reset
+	capture sudo -u '#5000' sh -c 'id -u; id -G'
+	refused
+}
