@@ -270,3 +270,29 @@ test_sudo_to_a_compat_directory_user_named_root_is_refused() {
 	capture sudo -u '#5000' sh -c 'id -u; id -G'
 	refused
 }
+
+# The same attack through nss-systemd: "passwd: files systemd" (Debian's
+# default once libnss-systemd is installed), and a userdb record, here a
+# drop-in in /run/userdb (the sandbox's own /run; /etc/userdb
+# would be the host's), of uid 5000 named "root".  nss-systemd's
+# getpwnam_r("root") answers its own synthesised root (uid 0) before it
+# looks at userdb, while getpwuid_r(5000) reaches the record.  The
+# session runs as 5000 with a broken policy: it must be refused.
+test_sudo_to_a_userdb_user_named_root_is_refused() {
+	printf 'passwd: files systemd\ngroup: files systemd\nshadow: files\ngshadow: files\n' \
+		> /etc/nsswitch.conf
+	mkdir /run/userdb
+	printf '{"userName":"root","uid":5000,"gid":5000,"homeDirectory":"/","shell":"/bin/sh","disposition":"regular"}\n' \
+		> /run/userdb/root.user
+	ln -s root.user /run/userdb/5000.user
+	[ "$(getent passwd 5000 | cut -d: -f1)" = root ] || fail "userdb: uid 5000 is not root"
+	login_policy
+	use_snippet sudo
+	capture sudo -u '#5000' sh -c 'id -u; id -G'
+	assert_exit 0
+	[ "$(head -n1 "$T/out")" = 5000 ] || fail "sudo -u #5000 did not run as 5000"
+	break_policy
+	log_reset
+	capture sudo -u '#5000' sh -c 'id -u; id -G'
+	refused
+}
