@@ -296,3 +296,25 @@ test_sudo_to_a_userdb_user_named_root_is_refused() {
 	capture sudo -u '#5000' sh -c 'id -u; id -G'
 	refused
 }
+
+# Root locked out where nothing could name another uid "root": the
+# passwd line names a service whose library is not installed ("sss"
+# left behind after libnss-sss was removed, or a copied nsswitch.conf).
+# glibc cannot load it either, skips it, and no getpwuid_r can reach it,
+# so it knows no name; uid0.c takes the failed dlopen for a doubt and
+# refuses root.  (The baseline, the same line without the service, lets
+# root through.)
+test_a_passwd_service_that_is_not_installed_does_not_lock_root_out() {
+	login_policy
+	use_snippet su
+	break_policy
+	capture su root -c "$SUPP_GROUPS"
+	assert_exit 0
+	log_reset
+	printf 'passwd: files dgnosuch\ngroup: files\nshadow: files\ngshadow: files\n' \
+		> /etc/nsswitch.conf
+	[ "$(getent passwd 0 | cut -d: -f1)" = root ] || fail "getent: uid 0"
+	capture su root -c "$SUPP_GROUPS"
+	assert_exit 0
+	assert_log err 1 'the session is not refused: the user is uid 0'
+}
