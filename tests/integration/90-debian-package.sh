@@ -64,3 +64,11 @@ test_debian_package_profile_trims_su_and_removal_cleans_up() {
 	dpkg -P libpam-dropgroups > "$T/dpkg.log" 2>&1
 	[ ! -e /etc/security/dropgroups.conf ] || fail "purge kept the conffile"
 }
+
+# The prerm's refusal names every line libpam would read that names the
+# module: in a subdirectory of /etc/pam.d, behind an absolute include, in
+# a vendor stack of /usr/lib/pam.d, and not one after a "#"
+# (tests/debian/prerm-lines.sh, on a made-up root: no dpkg run).
+test_debian_prerm_names_every_stack_line_that_names_the_module() {
+	sh "$TOP/tests/debian/prerm-lines.sh" || fail "the prerm misses a line, or refuses for a comment"
+}

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The prerm's module_lines against a made-up root: each PAM file libpam
+# tests/debian/prerm-lines.sh: the prerm's module_lines against a made-up root: each PAM file libpam
 # reads that names pam_dropgroups must be listed (else removal leaves a
 # stack refusing logins).  Runs the prerm with /etc/pam.* and
 # pam-auth-update replaced, so nothing of the host is read or written.
@@ -14,8 +14,8 @@ sed "s#/etc/pam#$R/etc/pam#g; s#/usr/lib/pam#$R/usr/lib/pam#g; s#^\tpam-auth-upd
 # "@include DIR/FILE" is read from /etc/pam.d/DIR/FILE, an absolute
 # include from its path, and a service without /etc/pam.d/SERVICE from
 # /usr/lib/pam.d/SERVICE (Debian 12's libpam has that vendor directory).
-printf '@include common-auth\n@include local/dg\nsession include /etc/security/dg-stack\n' \
-	> "$R/etc/pam.d/sshd"
+printf '@include common-auth\n@include local/dg\nsession include %s\n' \
+	"$R/etc/security/dg-stack" > "$R/etc/pam.d/sshd"
 echo 'session required pam_dropgroups.so' > "$R/etc/pam.d/local/dg"
 echo 'session required pam_dropgroups.so' > "$R/etc/security/dg-stack"
 echo 'session required pam_dropgroups.so' > "$R/usr/lib/pam.d/runuser"
