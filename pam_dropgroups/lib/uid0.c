@@ -9,17 +9,27 @@
  * actions: a getpwuid_r may reach any of them), at least one knows it,
  * and glibc's own answer (through nscd, when it runs) says 0 too.  A
  * service that does not answer, a line that cannot be read, or a library
- * that cannot be loaded is "cannot tell": not uid 0.  (An outage is no
- * exception: a user who can make a directory time out could otherwise
- * choose when the check passes.) */
+ * whose function is missing is "cannot tell": not uid 0.  (An outage is
+ * no exception: a user who can make a directory time out could
+ * otherwise choose when the check passes.)  A library that does not
+ * load at all cannot answer getpwuid_r either, so it knows no name.
+ *
+ * Two services answer a name differently from a uid, and are read
+ * apart: "compat" answers a name from /etc/passwd's own line and a uid
+ * through a "+" line's other services, so it is "cannot tell"; and
+ * "systemd" answers "root" and "nobody" itself, before userdb, whose
+ * drop-in records getpwuid_r still reaches, so a record of the name in
+ * a userdb directory is "cannot tell" too. */
 #include "uid0.h"
 
 #include <errno.h>
 #include <nss.h>
 #include <pwd.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "nss.h"
 #include "nsswitch.h"
@@ -90,6 +100,34 @@ static int ask_files(const char *name, enum said *said)
 typedef enum nss_status (*getpwnam_fn)(const char *name, struct passwd *pw,
 				       char *buf, size_t size, int *errnop);
 
+/* The directories systemd's userdb reads NAME.user records from
+ * (systemd 252, src/shared/userdb-dropin.h). */
+static const char *const userdb_dirs[] = {
+	"/etc/userdb", "/run/userdb", "/run/host/userdb",
+	"/usr/local/lib/userdb", "/usr/lib/userdb",
+};
+
+/* Is there a userdb drop-in record of the name?  (Any answer but "no
+ * such file" counts as one: a record that cannot be read may hold any
+ * uid.) */
+static int userdb_has(const char *name, bool *has)
+{
+	*has = false;
+	for (size_t i = 0; i < sizeof(userdb_dirs) / sizeof(*userdb_dirs);
+	     i++) {
+		_cleanup_free_ char *path = NULL;
+		struct stat st;
+
+		if (asprintf(&path, "%s/%s.user", userdb_dirs[i], name) < 0) {
+			path = NULL; /* undefined after a failed asprintf */
+			return -ENOMEM;
+		}
+		if (lstat(path, &st) == 0 || errno != ENOENT)
+			*has = true;
+	}
+	return 0;
+}
+
 /* Another service, through its own library, as glibc would load it. */
 static int ask_library(const char *service, const char *name,
 		       enum said *said)
@@ -97,9 +135,23 @@ static int ask_library(const char *service, const char *name,
 	_cleanup_free_ char *buf = NULL;
 	getpwnam_fn fn;
 	void *p;
-	int r = dg_nss_service_fn(service, "getpwnam_r", &p);
+	int r;
 
 	*said = CANNOT_TELL;
+	if (strcmp(service, "compat") == 0)
+		return 0;
+	if (strcmp(service, "systemd") == 0) {
+		bool has;
+
+		if ((r = userdb_has(name, &has)) < 0 || has)
+			return r;
+	}
+	r = dg_nss_service_fn(service, "getpwnam_r", &p);
+	if (r == DG_NSS_NO_LIBRARY) {
+		/* glibc skips it too: no look-up reaches it */
+		*said = NOT_KNOWN;
+		return 0;
+	}
 	if (r != 0)
 		return r == -ENOMEM ? r : 0;
 	fn = (getpwnam_fn)p;
