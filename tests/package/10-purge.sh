@@ -117,9 +117,11 @@ test_enabled_as_the_readme_says_then_purged_every_login_works() {
 	logins_give "$EVERY"
 
 	echo "every service: the profile, and runuser's own line (README step 4)"
-	in_root dpkg -i "/tmp/$(basename "$DEB")" > "$T/dpkg.log" 2>&1 ||
-		{ cat "$T/dpkg.log"; fail "dpkg -i failed"; }
+	# (README step 1's command: apt resolves the dependencies)
+	in_root apt-get install -y "/tmp/$(basename "$DEB")" > "$T/dpkg.log" 2>&1 ||
+		{ cat "$T/dpkg.log"; fail "apt-get install failed"; }
 	write_policy
+	in_root dropgroups explain su alice | sed 's/^/  explain: /'
 	in_root pam-auth-update --enable dropgroups
 	echo 'session required pam_dropgroups.so' >> "$R/etc/pam.d/runuser"
 	logins_give "$KEPT"
