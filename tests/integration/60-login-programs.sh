@@ -318,3 +318,25 @@ test_a_passwd_service_that_is_not_installed_does_not_lock_root_out() {
 	assert_exit 0
 	assert_log err 1 'the session is not refused: the user is uid 0'
 }
+
+# The same record, but only under its uid: systemd's userdb reads a
+# getpwuid_r(5000) from 5000.user (dropin_user_record_by_uid), and a
+# record there may carry any userName.  No root.user exists, so a check
+# that looks for NAME.user alone finds nothing and lets it through.
+test_sudo_to_a_userdb_uid_record_named_root_is_refused() {
+	printf 'passwd: files systemd\ngroup: files systemd\nshadow: files\ngshadow: files\n' \
+		> /etc/nsswitch.conf
+	mkdir /run/userdb
+	printf '{"userName":"root","uid":5000,"gid":5000,"homeDirectory":"/","shell":"/bin/sh","disposition":"regular"}\n' \
+		> /run/userdb/5000.user
+	[ "$(getent passwd 5000 | cut -d: -f1)" = root ] || fail "userdb: uid 5000 is not root"
+	login_policy
+	use_snippet sudo
+	capture sudo -u '#5000' sh -c 'id -u; id -G'
+	assert_exit 0
+	[ "$(head -n1 "$T/out")" = 5000 ] || fail "sudo -u #5000 did not run as 5000"
+	break_policy
+	log_reset
+	capture sudo -u '#5000' sh -c 'id -u; id -G'
+	refused
+}
