@@ -340,3 +340,40 @@ test_sudo_to_a_userdb_uid_record_named_root_is_refused() {
 	capture sudo -u '#5000' sh -c 'id -u; id -G'
 	refused
 }
+
+# nscd keeps getpwuid_r(5000)'s "root" after the directory renamed the
+# entry: sudo -u '#5000' is still told "root", while every service asked
+# on its own no longer knows a second root.
+test_hf_sudo_to_a_root_that_nscd_remembers_is_refused() {
+	command -v nscd > /dev/null || skip "nscd is not installed"
+	local pid
+	use_directory 'user root 5000 5000'
+	login_policy
+	use_snippet sudo
+	touch "$T/etc/nscd.conf"
+	mount --bind "$T/etc/nscd.conf" /etc/nscd.conf
+	cat > /etc/nscd.conf <<-EOF2
+	enable-cache passwd yes
+	check-files passwd no
+	persistent passwd no
+	shared passwd no
+	positive-time-to-live passwd 600
+	enable-cache group no
+	enable-cache hosts no
+	enable-cache services no
+	enable-cache netgroup no
+	EOF2
+	mkdir -p /var/run/nscd
+	env -u LD_PRELOAD nscd || fail "nscd did not start"
+	for _ in $(seq 100); do [ -S /var/run/nscd/socket ] && break; sleep 0.1; done
+	getent passwd root > /dev/null
+	[ "$(getent passwd 5000 | cut -d: -f1)" = root ] || fail "uid 5000 is not root"
+	directory 'user bob 5001 5001'
+	[ "$(getent passwd 5000 | cut -d: -f1)" = root ] || fail "nscd forgot uid 5000"
+	echo "  nscd: root is uid $(getent passwd root | cut -d: -f3)"
+	break_policy
+	log_reset
+	capture sudo -u '#5000' sh -c 'id -u; id -G'
+	pid=$(cat /var/run/nscd/nscd.pid) && kill "$pid"
+	refused
+}
