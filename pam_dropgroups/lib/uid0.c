@@ -18,11 +18,13 @@
  * apart: "compat" answers a name from /etc/passwd's own line and a uid
  * through a "+" line's other services, so it is "cannot tell"; and
  * "systemd" answers "root" and "nobody" itself, before userdb, whose
- * drop-in records getpwuid_r still reaches, so a record of the name in
- * a userdb directory is "cannot tell" too. */
+ * drop-in records getpwuid_r still reaches, so a record in a userdb
+ * directory that may be of the name is "cannot tell" too. */
 #include "uid0.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <nss.h>
 #include <pwd.h>
 #include <stdbool.h>
@@ -100,30 +102,71 @@ static int ask_files(const char *name, enum said *said)
 typedef enum nss_status (*getpwnam_fn)(const char *name, struct passwd *pw,
 				       char *buf, size_t size, int *errnop);
 
-/* The directories systemd's userdb reads NAME.user records from
- * (systemd 252, src/shared/userdb-dropin.h). */
+/* The directories systemd's userdb reads its drop-in records from
+ * (systemd 252: NAME.user, and UID.user for the same record or another;
+ * /lib/userdb where /usr is not merged). */
 static const char *const userdb_dirs[] = {
 	"/etc/userdb", "/run/userdb", "/run/host/userdb",
-	"/usr/local/lib/userdb", "/usr/lib/userdb",
+	"/usr/local/lib/userdb", "/usr/lib/userdb", "/lib/userdb",
 };
 
-/* Is there a userdb drop-in record of the name?  (Any answer but "no
- * such file" counts as one: a record that cannot be read may hold any
- * uid.) */
+/* A record file larger than this is read as one that may hold the name. */
+#define USERDB_RECORD_MAX (1u << 20)
+
+/* Might this record file be a user of the name?  A record's userName
+ * need not match its file's name (5000.user may call itself "root"), so
+ * the text is searched for the name in quotes; a record that cannot be
+ * read whole may hold any name.  (A record that merely mentions the
+ * name elsewhere counts too: a doubt, never a pass.) */
+static bool record_may_name(int dirfd, const char *file, const char *quoted)
+{
+	_cleanup_close_ int fd = openat(dirfd, file, O_RDONLY | O_CLOEXEC);
+	_cleanup_free_ char *text = NULL;
+	size_t len = 0;
+	struct stat st;
+
+	if (fd < 0 || fstat(fd, &st) < 0)
+		return true;
+	if (!S_ISREG(st.st_mode))
+		return false; /* not a record userdb reads */
+	if (dg_util_read_whole(fd, (size_t)st.st_size, USERDB_RECORD_MAX,
+			       &text, &len) < 0)
+		return true;
+	return memmem(text, len, quoted, strlen(quoted)) != NULL;
+}
+
+/* Is there a userdb drop-in record that may be a user of the name?
+ * Any directory that exists but cannot be read counts as one. */
 static int userdb_has(const char *name, bool *has)
 {
-	*has = false;
-	for (size_t i = 0; i < sizeof(userdb_dirs) / sizeof(*userdb_dirs);
-	     i++) {
-		_cleanup_free_ char *path = NULL;
-		struct stat st;
+	_cleanup_free_ char *quoted = NULL;
 
-		if (asprintf(&path, "%s/%s.user", userdb_dirs[i], name) < 0) {
-			path = NULL; /* undefined after a failed asprintf */
-			return -ENOMEM;
+	*has = false;
+	if (asprintf(&quoted, "\"%s\"", name) < 0) {
+		quoted = NULL; /* undefined after a failed asprintf */
+		return -ENOMEM;
+	}
+	for (size_t i = 0;
+	     !*has && i < sizeof(userdb_dirs) / sizeof(*userdb_dirs); i++) {
+		DIR *d = opendir(userdb_dirs[i]);
+		struct dirent *e;
+
+		if (!d) {
+			*has = errno != ENOENT && errno != ENOTDIR;
+			continue;
 		}
-		if (lstat(path, &st) == 0 || errno != ENOENT)
-			*has = true;
+		errno = 0;
+		while (!*has && (e = readdir(d))) {
+			size_t n = strlen(e->d_name);
+
+			if (n > 5 && strcmp(e->d_name + n - 5, ".user") == 0)
+				*has = record_may_name(dirfd(d), e->d_name,
+						       quoted);
+			errno = 0;
+		}
+		if (errno)
+			*has = true; /* the listing broke off */
+		closedir(d);
 	}
 	return 0;
 }

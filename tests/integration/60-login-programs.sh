@@ -344,7 +344,7 @@ test_sudo_to_a_userdb_uid_record_named_root_is_refused() {
 # nscd keeps getpwuid_r(5000)'s "root" after the directory renamed the
 # entry: sudo -u '#5000' is still told "root", while every service asked
 # on its own no longer knows a second root.
-test_hf_sudo_to_a_root_that_nscd_remembers_is_refused() {
+test_sudo_to_a_root_that_nscd_remembers_is_refused() {
 	command -v nscd > /dev/null || skip "nscd is not installed"
 	local pid
 	use_directory 'user root 5000 5000'
