@@ -68,7 +68,11 @@ test_debian_package_profile_trims_su_and_removal_cleans_up() {
 # The prerm's refusal names every line libpam would read that names the
 # module: in a subdirectory of /etc/pam.d, behind an absolute include, in
 # a vendor stack of /usr/lib/pam.d, and not one after a "#"
-# (tests/debian/prerm-lines.sh, on a made-up root: no dpkg run).
+# (tests/debian/prerm-lines.sh, on a made-up root: no dpkg run); and
+# through a symlinked stack or directory, a file name with blanks, and
+# "Session Include", and a file it cannot read refuses too
+# (tests/debian/prerm-more.sh).
 test_debian_prerm_names_every_stack_line_that_names_the_module() {
 	sh "$TOP/tests/debian/prerm-lines.sh" || fail "the prerm misses a line, or refuses for a comment"
+	sh "$TOP/tests/debian/prerm-more.sh" || fail "the prerm misses a line"
 }
