@@ -9,9 +9,10 @@
 
 #include "util.h"
 
+/* (a real "-" is quoted: bare, it means "not known") */
 static bool bare(const char *v)
 {
-	return *v && strspn(v, "abcdefghijklmnopqrstuvwxyz"
+	return *v && strcmp(v, "-") != 0 && strspn(v, "abcdefghijklmnopqrstuvwxyz"
 			       "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 			       "._:/@+(),-") == strlen(v);
 }

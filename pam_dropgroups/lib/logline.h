@@ -17,7 +17,8 @@ struct dg_logline {
 
 /* "service=sshd user=alice uid=1001 rule=ssh result=dropped
  * dropped=audio(29) kept=4" (dropped_more=N only when N > 0).  A value
- * that is empty or not known is "-"; one with a character outside
+ * that is empty or not known is "-"; one that is "-" itself, or has a
+ * character outside
  * [A-Za-z0-9._:/@+(),-] is double-quoted, with \" \\ and \xHH for a
  * quote, a backslash and any byte outside printable ASCII.  NULL on
  * ENOMEM. */

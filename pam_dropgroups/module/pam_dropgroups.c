@@ -92,6 +92,9 @@ static const char *let_through(const struct call *c, bool *oom)
 static char *call_fields(const struct call *c, const char *result,
 			 const char *dropped, size_t more, long long kept);
 
+/* Set on the handle once a failure that refuses nothing is logged. */
+#define LET_THROUGH_DATA "pam_dropgroups:let-through-logged"
+
 static int fail_with(struct call *c, const char *what, const char *outcome)
 {
 	bool oom;
@@ -102,6 +105,20 @@ static int fail_with(struct call *c, const char *what, const char *outcome)
 	if (!what)
 		what = "out of memory";
 	c->failed = why ? PAM_IGNORE : c->fail_code;
+	/* A failure that refuses nothing goes on to the next facility,
+	 * which fails the same way: the login's one err line is the first,
+	 * and the others go to debug (with debug). */
+	if (why && pam_get_data(c->pamh, LET_THROUGH_DATA, &(const void *){0}) ==
+			   PAM_SUCCESS) {
+		if (c->args.debug)
+			pam_syslog(c->pamh, LOG_DEBUG, "%s: %s; %s, and the "
+				   "session is not refused: %s",
+				   fields ? fields : "result=not-refused",
+				   what, outcome, why);
+		return c->failed;
+	}
+	if (why)
+		(void)pam_set_data(c->pamh, LET_THROUGH_DATA, (void *)1, NULL);
 	if (why)
 		pam_syslog(c->pamh, LOG_ERR, "%s: %s; %s, and the session is "
 			   "not refused: %s",
@@ -336,12 +353,15 @@ static struct kept_plan *get_plan(struct call *c)
 	return k;
 }
 
-/* Is this the process the user's commands descend from?  initgroups(3)
- * always lists the user's primary group, and every login program has
- * called it (or set the user's list) before the module trims; sshd's
- * privileged monitor has not, and no user process descends from it, so
- * its trims are not the login's line (the session child logs it).  When
- * the groups cannot be read, yes: a line too many beats none. */
+/* Is this the process whose groups the session's processes inherit?
+ * initgroups(3) always lists the user's primary group, so a process that
+ * holds it has been through it for the user.  One that holds none of
+ * its groups but some of its own (runuser -g, sudo -P) is the user's
+ * too.  But a process with no groups, or root's [0] alone, as sshd's
+ * privileged monitor, or login and cron before they set the user's
+ * groups, is a daemon's: its trim is not the login's line (the process
+ * that becomes the session logs it).  When the groups cannot be read,
+ * yes: a line too many beats none. */
 static bool users_process(const struct dg_plan *plan)
 {
 	_cleanup_free_ gid_t *v = NULL;
@@ -352,7 +372,7 @@ static bool users_process(const struct dg_plan *plan)
 	for (size_t i = 0; i < n; i++)
 		if (v[i] == plan->user.primary_gid)
 			return true;
-	return false;
+	return n > 1 || (n == 1 && v[0] != 0);
 }
 
 /* Should this trim write the login's line at info?  Once per handle, and

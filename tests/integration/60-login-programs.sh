@@ -377,3 +377,31 @@ test_sudo_to_a_root_that_nscd_remembers_is_refused() {
 	pid=$(cat /var/run/nscd/nscd.pid) && kill "$pid"
 	refused
 }
+
+# One line per login (pam_dropgroups(8), LOGGING), where the process that
+# trims holds the session's groups but not the user's primary one:
+# runuser -g users starts alice with users(100) alone.
+test_runuser_with_another_group_leaves_one_line() {
+	login_policy
+	use_snippet runuser
+	log_reset
+	capture runuser -u alice -g users -- sh -c "$SUPP_GROUPS"
+	assert_exit 0
+	assert_ids "$out" 100
+	assert_log info 1 'service=runuser user=alice uid=1001 rule=desktop-groups result=dropped dropped=- kept=1: '
+}
+
+# And a broken policy for root through the profile's three lines: every
+# facility lets root through, and the login still leaves one err line.
+test_root_let_through_by_every_facility_leaves_one_line() {
+	login_policy
+	echo 'auth required pam_dropgroups.so' >> /etc/pam.d/common-auth
+	echo 'account required pam_dropgroups.so' >> /etc/pam.d/common-account
+	echo 'session required pam_dropgroups.so system_err' >> /etc/pam.d/common-session
+	break_policy
+	log_reset
+	capture sudo -u root sh -c "$SUPP_GROUPS"
+	assert_exit 0
+	assert_log err 1 'service=sudo user=root uid=- rule=- result=not-refused dropped=- kept=-: '"$POLICY"':1: unknown key "bogus"; groups left unchanged, and the session is not refused: the user is uid 0'
+}
+

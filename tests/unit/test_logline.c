@@ -50,6 +50,12 @@ static void what_is_not_known_is_a_dash(void **state)
 static void odd_values_are_quoted(void **state)
 {
 	(void)state;
+	/* a rule really named "-" is not one not known */
+	check(&(struct dg_logline){.service = "su", .user = "a", .uid = 1,
+				   .rule = "-", .result = "dropped",
+				   .kept = 1},
+	      "service=su user=a uid=1 rule=\"-\" result=dropped dropped=- "
+	      "kept=1");
 	check(&(struct dg_logline){.service = "login", .user = "a b",
 				   .uid = 5, .rule = "say \"hi\"\\",
 				   .result = "no-rule",
