@@ -283,21 +283,41 @@ static void check_invisible(struct scan *s, const char *text)
 int dg_scan_text(const char *file, const char *text, struct dg_diags *diags)
 {
 	struct scan s = {.file = file, .p = text, .line = 1, .diags = diags};
+	/* libconfig joins strings with only blanks or comments between them
+	 * into one: [ "audio" "video" ], a comma missing, is the one name
+	 * "audiovideo", which drops neither group */
+	bool after_string = false;
 
 	check_invisible(&s, text);
 
 	while (*s.p) {
 		char c = *s.p;
 
+		/* blanks and comments: what lies between two strings that
+		 * libconfig still joins */
 		if (c == '\n') {
 			s.line++;
 			s.p++;
+			continue;
 		} else if (c == '#' || (c == '/' && s.p[1] == '/')) {
 			s.p += strcspn(s.p, "\n");
+			continue;
 		} else if (c == '/' && s.p[1] == '*') {
 			scan_block_comment(&s);
+			continue;
+		} else if (c == ' ' || c == '\t' || c == '\r' || c == '\f' ||
+			   c == '\v') {
+			s.p++;
+			continue;
 		} else if (c == '"') {
+			if (after_string)
+				scan_error(&s, s.line,
+					   "two strings side by side, which "
+					   "libconfig joins into one: put a "
+					   "comma between them");
 			scan_string(&s);
+			after_string = true;
+			continue;
 		} else if (is_name_start(c)) {
 			while (is_name_char(*++s.p))
 				;
@@ -307,6 +327,7 @@ int dg_scan_text(const char *file, const char *text, struct dg_diags *diags)
 		} else {
 			s.p++;
 		}
+		after_string = false; /* any other token comes between */
 	}
 	return s.errors ? -EINVAL : 0;
 }

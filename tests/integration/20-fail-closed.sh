@@ -251,6 +251,26 @@ test_include_dir_with_dot_dot_is_refused() {
 	expect_session_failure 'include_dir /etc/security/x/../dropgroups.d has a ".." component'
 }
 
+# A missing comma between two names: libconfig joins "audio" "video"
+# into "audiovideo", a group that does not exist, so the rule would drop
+# neither, with only a warning.  Refused, naming the line; with the comma
+# the same rule trims (the baseline).
+test_two_names_without_a_comma_fail_closed() {
+	policy <<-'EOF'
+	version = 1;
+	restricting = ( "games-abusers" );
+	rules = ( { services = "*"; drop = [ "audio"
+	    "video" ]; } );
+	EOF
+	expect_session_failure "$POLICY:4: two strings side by side, which libconfig joins into one: put a comma between them; groups left unchanged$"
+	sed -i 's/"audio"$/"audio",/' "$POLICY"
+	stack session success
+	log_reset
+	run_pam alice open_session
+	assert_rc 0
+	assert_groups 1001 100 46 2003 3000
+}
+
 # libconfig 1.5 ignores everything after a comment that is never
 # closed: here the drop-in's restricting list, and with it the guard.
 test_unterminated_comment_in_a_drop_in_fails_closed() {

@@ -230,6 +230,28 @@ static void bad_gids_and_names(void **state)
 		     "empty group name");
 }
 
+/* Two strings with only blanks or comments between them are one to
+ * libconfig ("audio" "video" is "audiovideo"): a missing comma, refused
+ * where it is, never a rule that silently drops neither group.  The
+ * baseline: with the comma, the text is valid. */
+static void strings_side_by_side_are_refused(void **state)
+{
+	struct parsed p;
+
+	(void)state;
+	expect_error("version = 1;\nrestricting = ( );\nrules = ( { services = "
+		     "\"su\"; drop = [ \"audio\" \"video\" ]; } );\n",
+		     3, "two strings side by side");
+	expect_error("version = 1;\nrestricting = ( \"a\" /* x */\n"
+		     "  // y\n  \"b\" );\n",
+		     4, "two strings side by side");
+	parse(&p, "version = 1;\nrestricting = ( \"a\", \"b\" );\n",
+	      DG_MAIN_FILE);
+	assert_int_equal(p.diags.n, 0);
+	assert_int_equal(p.cfg.restricting.n, 2);
+	done(&p);
+}
+
 /* A text libconfig would read only in part is refused, by the scanner
  * (which names the line of the comment) and by the end-of-file setting
  * (which proves that libconfig stopped early). */
@@ -459,6 +481,7 @@ int main(void)
 		cmocka_unit_test(at_include_is_refused),
 		cmocka_unit_test(bad_gids_and_names),
 		cmocka_unit_test(unterminated_comment_refuses_the_file),
+		cmocka_unit_test(strings_side_by_side_are_refused),
 		cmocka_unit_test(a_file_naming_the_sentinel_still_parses),
 		cmocka_unit_test(numbers_libconfig_would_wrap_are_refused),
 		cmocka_unit_test(optional_restricting_entries),
