@@ -38,7 +38,7 @@ struct kept_plan;
 struct call {
 	pam_handle_t *pamh;
 	struct dg_args args;
-	const struct kept_plan *k;
+	struct kept_plan *k; /* (its logged flag is set by the call) */
 	int fail_code; /* the caller's failure, or PAM_SYSTEM_ERR */
 	int failed;    /* what the call answers after a failure */
 };
@@ -324,10 +324,8 @@ static struct kept_plan *get_plan(struct call *c)
 	/* (PAM data is ours to change: pam_get_data hands out const only
 	 * because the caller may not own it) */
 	if (pam_get_data(pamh, PLAN_DATA, &data) == PAM_SUCCESS && data &&
-	    kept_plan_fits(data, args->config, service, user)) {
-		c->k = data;
-		return (struct kept_plan *)(uintptr_t)data;
-	}
+	    kept_plan_fits(data, args->config, service, user))
+		return c->k = (struct kept_plan *)(uintptr_t)data;
 
 	if (!(k = calloc(1, sizeof(*k))) || !(k->config = strdup(args->config)) ||
 	    !(k->service = strdup(service)) || !(k->user = strdup(user))) {
@@ -379,7 +377,7 @@ static bool users_process(const struct dg_plan *plan)
  * only in the user's process; else it goes to debug, with debug set. */
 static int login_line_priority(struct call *c)
 {
-	struct kept_plan *k = (struct kept_plan *)(uintptr_t)c->k;
+	struct kept_plan *k = c->k;
 
 	if (!k->logged && users_process(&k->plan)) {
 		k->logged = true;
