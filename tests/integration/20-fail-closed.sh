@@ -350,13 +350,20 @@ test_drop_in_without_version() {
 
 # Each NSS failure below is the directory of lib.sh use_directory,
 # failing the way nss-pam-ldapd does with nslcd down (UNAVAIL, ENOENT).
-test_nss_error_on_restricting_name() {
+
+# A restricting name the directory cannot look up (nslcd down), under a
+# rule that drops everything else.
+restricting_name_outage() {
 	use_directory 'group ldap-abusers 6003' 'fail getgrnam ldap-abusers unavail ENOENT'
 	policy <<-'EOF'
 	version = 1;
 	restricting = ( "games-abusers", "ldap-abusers" );
 	rules = ( { name = "all"; services = "*"; drop = "*"; } );
 	EOF
+}
+
+test_nss_error_on_restricting_name() {
+	restricting_name_outage
 	expect_session_failure "$POLICY:2: looking up group \"ldap-abusers\" in restricting failed: No such file or directory"
 }
 
@@ -528,12 +535,7 @@ test_a_broken_policy_refuses_alice_but_never_root() {
 }
 
 test_an_nss_error_refuses_alice_but_never_root() {
-	use_directory 'group ldap-abusers 6003' 'fail getgrnam ldap-abusers unavail ENOENT'
-	policy <<-'EOF'
-	version = 1;
-	restricting = ( "games-abusers", "ldap-abusers" );
-	rules = ( { name = "all"; services = "*"; drop = "*"; } );
-	EOF
+	restricting_name_outage
 	root_is_never_refused "$POLICY:2: looking up group \"ldap-abusers\" in restricting failed: No such file or directory"
 }
 

@@ -3,22 +3,6 @@
 # compared whole with tests/expected/NAME.out and .err (assert_output):
 # a change of wording shows as a diff in review.
 
-# cli ARG...: dropgroups ARG..., through capture (lib.sh).
-cli() {
-	capture "$DG" "$@"
-}
-
-example_policy() {
-	policy <<-'EOF'
-	version = 1;
-	restricting = ( "games-abusers" );
-	rules = (
-	  { name = "ssh"; services = [ "sshd", "dgtest" ]; drop = ( "audio", "video", 46 ); },
-	  { name = "students"; services = "*"; users = "%students"; keep = "users"; }
-	);
-	EOF
-}
-
 test_check_accepts_a_valid_policy() {
 	example_policy
 	cli check -c "$POLICY"

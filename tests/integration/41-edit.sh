@@ -5,21 +5,6 @@
 # drives a real terminal through tmux.  Each test shows the installed
 # file before the edit, so that a change (or none) is seen.
 
-cli() {
-	capture "$DG" "$@"
-}
-
-example_policy() {
-	policy <<-'EOF'
-	version = 1;
-	restricting = ( "games-abusers" );
-	rules = (
-	  { name = "ssh"; services = [ "sshd", "dgtest" ]; drop = ( "audio", "video", 46 ); },
-	  { name = "students"; services = "*"; users = "%students"; keep = "users"; }
-	);
-	EOF
-}
-
 # editor NAME BODY: an editor script $T/NAME: BODY runs with the copy as
 # "$1", after the copy's path, its mode and its directory's are recorded
 # in $T/NAME.seen.

@@ -4,11 +4,6 @@
 # the document and compares with the text form's own output.  python3
 # parses every document.
 
-# cli ARG...: dropgroups ARG..., through capture (lib.sh).
-cli() {
-	capture "$DG" "$@"
-}
-
 # crafted NAME TEXT: a made-up stack in $T/crafted (as 42-lint.sh).
 crafted() {
 	mkdir -p "$T/crafted"

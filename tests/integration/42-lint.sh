@@ -6,11 +6,6 @@
 
 . "$TOP/tests/lib/profile.sh"
 
-# cli ARG...: dropgroups ARG..., through capture (lib.sh).
-cli() {
-	capture "$DG" "$@"
-}
-
 # crafted NAME TEXT: a file of a pam.d made up for the test, $T/crafted
 # (not $T/pam.d: the sandbox's copy of Debian's, bound on /etc/pam.d).
 crafted() {

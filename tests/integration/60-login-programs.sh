@@ -221,15 +221,11 @@ test_a_broken_policy_never_locks_root_out() {
 	refused
 }
 
-# The attack that withdrew the first root pass: sudo -u '#5000', where
-# the directory calls uid 5000 "root".  sudo hands PAM the name "root",
-# whose getpwnam_r answers uid 0 from /etc/passwd; the session runs as
-# 5000.  With a broken policy it is refused like alice, while real root
-# is let through.
-test_sudo_to_a_directory_user_named_root_is_refused() {
-	# (the directory first: its overlay of the library directory would
-	# hide the module's, below it)
-	use_directory 'user root 5000 5000'
+# The attack on the root pass, through the real sudo: with the login
+# policy, sudo -u '#5000' runs as 5000 (the baseline: the setup does
+# reach a uid-5000 user), and with the policy broken it is refused like
+# alice, where a pass for "root" would let it keep every group.
+sudo_to_5000_is_refused() {
 	login_policy
 	use_snippet sudo
 	capture sudo -u '#5000' sh -c 'id -u; id -G'
@@ -239,6 +235,28 @@ test_sudo_to_a_directory_user_named_root_is_refused() {
 	log_reset
 	capture sudo -u '#5000' sh -c 'id -u; id -G'
 	refused
+}
+
+# userdb_root_record FILE: "passwd: files systemd", and a userdb drop-in
+# /run/userdb/FILE (the sandbox's own /run) of uid 5000 named "root".
+userdb_root_record() {
+	printf 'passwd: files systemd\ngroup: files systemd\nshadow: files\ngshadow: files\n' \
+		> /etc/nsswitch.conf
+	mkdir -p /run/userdb
+	printf '{"userName":"root","uid":5000,"gid":5000,"homeDirectory":"/","shell":"/bin/sh","disposition":"regular"}\n' \
+		> "/run/userdb/$1"
+}
+
+# The attack that withdrew the first root pass: sudo -u '#5000', where
+# the directory calls uid 5000 "root".  sudo hands PAM the name "root",
+# whose getpwnam_r answers uid 0 from /etc/passwd; the session runs as
+# 5000.  With a broken policy it is refused like alice, while real root
+# is let through.
+test_sudo_to_a_directory_user_named_root_is_refused() {
+	# (the directory first: its overlay of the library directory would
+	# hide the module's, below it)
+	use_directory 'user root 5000 5000'
+	sudo_to_5000_is_refused
 	log_reset
 	directory 'user bob 5001 5001'
 	capture sudo -u root sh -c "$SUPP_GROUPS"
@@ -260,15 +278,7 @@ test_sudo_to_a_compat_directory_user_named_root_is_refused() {
 	printf 'passwd: compat\npasswd_compat: dgfault\ngroup: files dgfault\nshadow: files\ngshadow: files\n' \
 		> /etc/nsswitch.conf
 	echo '+' >> /etc/passwd
-	login_policy
-	use_snippet sudo
-	capture sudo -u '#5000' sh -c 'id -u; id -G'
-	assert_exit 0
-	[ "$(head -n1 "$T/out")" = 5000 ] || fail "sudo -u #5000 did not run as 5000"
-	break_policy
-	log_reset
-	capture sudo -u '#5000' sh -c 'id -u; id -G'
-	refused
+	sudo_to_5000_is_refused
 }
 
 # The same attack through nss-systemd: "passwd: files systemd" (Debian's
@@ -279,22 +289,10 @@ test_sudo_to_a_compat_directory_user_named_root_is_refused() {
 # looks at userdb, while getpwuid_r(5000) reaches the record.  The
 # session runs as 5000 with a broken policy: it must be refused.
 test_sudo_to_a_userdb_user_named_root_is_refused() {
-	printf 'passwd: files systemd\ngroup: files systemd\nshadow: files\ngshadow: files\n' \
-		> /etc/nsswitch.conf
-	mkdir /run/userdb
-	printf '{"userName":"root","uid":5000,"gid":5000,"homeDirectory":"/","shell":"/bin/sh","disposition":"regular"}\n' \
-		> /run/userdb/root.user
+	userdb_root_record root.user
 	ln -s root.user /run/userdb/5000.user
 	[ "$(getent passwd 5000 | cut -d: -f1)" = root ] || fail "userdb: uid 5000 is not root"
-	login_policy
-	use_snippet sudo
-	capture sudo -u '#5000' sh -c 'id -u; id -G'
-	assert_exit 0
-	[ "$(head -n1 "$T/out")" = 5000 ] || fail "sudo -u #5000 did not run as 5000"
-	break_policy
-	log_reset
-	capture sudo -u '#5000' sh -c 'id -u; id -G'
-	refused
+	sudo_to_5000_is_refused
 }
 
 # Root locked out where nothing could name another uid "root": the
@@ -324,21 +322,9 @@ test_a_passwd_service_that_is_not_installed_does_not_lock_root_out() {
 # record there may carry any userName.  No root.user exists, so a check
 # that looks for NAME.user alone finds nothing and lets it through.
 test_sudo_to_a_userdb_uid_record_named_root_is_refused() {
-	printf 'passwd: files systemd\ngroup: files systemd\nshadow: files\ngshadow: files\n' \
-		> /etc/nsswitch.conf
-	mkdir /run/userdb
-	printf '{"userName":"root","uid":5000,"gid":5000,"homeDirectory":"/","shell":"/bin/sh","disposition":"regular"}\n' \
-		> /run/userdb/5000.user
+	userdb_root_record 5000.user
 	[ "$(getent passwd 5000 | cut -d: -f1)" = root ] || fail "userdb: uid 5000 is not root"
-	login_policy
-	use_snippet sudo
-	capture sudo -u '#5000' sh -c 'id -u; id -G'
-	assert_exit 0
-	[ "$(head -n1 "$T/out")" = 5000 ] || fail "sudo -u #5000 did not run as 5000"
-	break_policy
-	log_reset
-	capture sudo -u '#5000' sh -c 'id -u; id -G'
-	refused
+	sudo_to_5000_is_refused
 }
 
 # nscd keeps getpwuid_r(5000)'s "root" after the directory renamed the
@@ -371,6 +357,10 @@ test_sudo_to_a_root_that_nscd_remembers_is_refused() {
 	directory 'user bob 5001 5001'
 	[ "$(getent passwd 5000 | cut -d: -f1)" = root ] || fail "nscd forgot uid 5000"
 	echo "  nscd: root is uid $(getent passwd root | cut -d: -f3)"
+	# the baseline: sudo is still told 5000 is "root", and runs as 5000
+	capture sudo -u '#5000' sh -c 'id -u; id -G'
+	assert_exit 0
+	[ "$(head -n1 "$T/out")" = 5000 ] || fail "sudo -u #5000 did not run as 5000"
 	break_policy
 	log_reset
 	capture sudo -u '#5000' sh -c 'id -u; id -G'

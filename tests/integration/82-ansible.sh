@@ -158,6 +158,15 @@ assert_installed_and_trimming() {
 	assert_login_trims
 }
 
+# The baseline of a fresh host: no common stack names the module, and su
+# starts alice with every group.
+stacks_without_the_module_keep_every_group() {
+	! grep -l pam_dropgroups /etc/pam.d/common-* || fail "the stacks have the module already"
+	capture su alice -c 'id -G'
+	assert_ids "$out" $ALL
+	echo "  baseline su alice: $out"
+}
+
 # The deb way on a fresh host: no $CACHE, no package.  The role makes the
 # directory, copies the .deb built from the tree there and installs it
 # with apt (dpkg's database and every file in the throwaway root).  The
@@ -169,10 +178,7 @@ test_ansible_role_installs_the_deb_on_a_fresh_host() {
 	# baseline: no package, no module in the stacks, logins keep every group
 	! dpkg -s libpam-dropgroups > /dev/null 2>&1 || fail "the package is installed already"
 	[ ! -e /usr/sbin/dropgroups ] || fail "the CLI is there already"
-	! grep -l pam_dropgroups /etc/pam.d/common-* || fail "the stacks have the module already"
-	capture su alice -c 'id -G'
-	assert_ids "$out" $ALL
-	echo "  baseline su alice: $out"
+	stacks_without_the_module_keep_every_group
 	INSTALL=deb
 	valid_vars
 	play
@@ -203,10 +209,7 @@ test_ansible_role_uses_what_is_installed_on_a_fresh_host() {
 	# baseline: installed, not in the stacks, no policy, logins untouched
 	/usr/sbin/dropgroups --version
 	[ ! -e /etc/security/dropgroups.conf ] || fail "a policy is there already"
-	! grep -l pam_dropgroups /etc/pam.d/common-* || fail "the stacks have the module already"
-	capture su alice -c 'id -G'
-	assert_ids "$out" $ALL
-	echo "  baseline su alice: $out"
+	stacks_without_the_module_keep_every_group
 	INSTALL=none
 	valid_vars
 	play

@@ -230,6 +230,24 @@ capture() {
 	cut -c1-300 "$T/err" | sed 's/^/  stderr: /'
 }
 
+# cli ARG...: dropgroups ARG..., through capture (the CLI tests).
+cli() {
+	capture "$DG" "$@"
+}
+
+# The policy the CLI tests check, explain and edit: a drop rule for ssh
+# and a keep rule for a %group.
+example_policy() {
+	policy <<-'EOF'
+	version = 1;
+	restricting = ( "games-abusers" );
+	rules = (
+	  { name = "ssh"; services = [ "sshd", "dgtest" ]; drop = ( "audio", "video", 46 ); },
+	  { name = "students"; services = "*"; users = "%students"; keep = "users"; }
+	);
+	EOF
+}
+
 assert_exit() {
 	[ "$rc" -eq "$1" ] || fail "the command exited $rc, want $1"
 }
