@@ -517,6 +517,9 @@ static int read_stack(const struct dg_pam_dirs *dirs,
 	r = dg_pamstack_load(&rd, service, &s->stack, diags);
 	if (r == -ENOENT) {
 		s->status = r;
+		/* the failed load holds memory too (its first frame): freed
+		 * before the second load starts the stack afresh */
+		dg_pamstack_free(&s->stack);
 		r = dg_pamstack_load(&rd, "other", &s->stack, diags);
 		if (r == -ENOENT)
 			r = 0;
