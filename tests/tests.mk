@@ -9,7 +9,8 @@ UNIT_TESTS   := test_policy test_config test_cache test_resolve test_idmap test_
 		test_sshdconf test_syntax test_logline
 TEST_HELPERS  = $(B)/logsink $(B)/pambench $(B)/libnss_dgfault.so.2 $(B)/allocfail \
 		$(B)/pam_cycles $(B)/service_switch $(B)/two_sessions \
-		$(B)/pam_dropgroups-unpinned.so $(B)/nssprobe $(STRESS_HELPERS)
+		$(B)/pam_dropgroups-unpinned.so $(B)/nssprobe $(STRESS_HELPERS) \
+		$(TSAN_CLI) $(B)/tsan/dropgroups-racy $(B)/stress/dropgroups-leaky
 
 # A unit test sees every unit's headers, and links every object but the
 # PAM entry points and the CLI's main.
@@ -76,6 +77,46 @@ $(B)/stress/pam_threads: tests/stress/pam_threads.c | $(B)/stress
 	clang -O1 -g -fsanitize=thread -Wall -Wextra -Werror -o $@ $< -lpam
 
 comma := ,
+
+# The CLI built with clang's ThreadSanitizer, for the audit's parallel
+# walk (audit/walk.c; tests/integration/96-cli-checkers.sh).  One object
+# per source in $(B)/tsan, each unit with its own include path as in the
+# real build: a mutation of one file rebuilds one object (make mutate).
+TSAN_CLI     := $(B)/tsan/dropgroups
+# (-Wno-bitwise-instead-of-logical: clang's alone; the code uses `|` where
+# both sides must run, as lint/ways.c's print-then-fclose)
+TSAN_FLAGS   := -O1 -g -fsanitize=thread -fno-omit-frame-pointer \
+		-Wno-bitwise-instead-of-logical
+TSAN_OBJS    := $(patsubst $(SRC)/%.c,$(B)/tsan/%.o,\
+		$(LIB_SRCS) $(LINT_SRCS) $(AUDIT_SRCS) $(CLI_SRCS))
+
+$(B)/tsan/%.o: $(SRC)/%.c
+	@mkdir -p $(@D)
+	clang -std=gnu11 -D_GNU_SOURCE -DDG_VERSION='"$(VERSION)"' -I$(B) \
+		$(WARN) $(TSAN_FLAGS) $(PKG_CFLAGS) $(INC_$(call unit_of,$*)) \
+		$(DEP_CFLAGS) -fPIE -c -o $@ $<
+
+$(B)/tsan/lib/cache.o: $(B)/parser-id.h
+
+$(TSAN_CLI): $(TSAN_OBJS)
+	clang -fsanitize=thread -pie -pthread -o $@ $^ $(PKG_LIBS) -lacl
+
+# The same with a planted race in the walk's threads
+# (tests/stress/walk_race_canary.c), which the TSan test must catch.
+$(B)/tsan/dropgroups-racy: $(TSAN_OBJS) tests/stress/walk_race_canary.c
+	clang $(TSAN_FLAGS) -Wall -Wextra -Werror -I$(B) $(INC_audit) -pie -pthread -o $@ \
+		$(TSAN_OBJS) tests/stress/walk_race_canary.c \
+		-Wl,--wrap=dg_evidence_add $(PKG_LIBS) -lacl
+
+# The CLI with a planted leak (tests/stress/leak_canary.c: 64 bytes per
+# dg_plan_prepare, which explain and run call), which the valgrind test
+# of the CLI must catch.
+$(B)/stress/dropgroups-leaky: $(PIE_OBJS) tests/stress/leak_canary.c tests/stress/canary.h | $(B)/stress
+	$(CC) $(ALL_CFLAGS) -fPIE -pie -pthread -o $@ $(PIE_OBJS) \
+		tests/stress/leak_canary.c -Wl,--wrap=dg_plan_prepare \
+		$(ALL_LDFLAGS) $(PKG_LIBS) -lacl
+
+-include $(wildcard $(B)/tsan/*/*.d)
 
 # What each NSS look-up answers through a directory, and how long it takes.
 $(B)/nssprobe: tests/nss/nssprobe.c | $(B)

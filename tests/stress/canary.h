@@ -2,7 +2,9 @@
  * wrap.  The Makefile links each into a throwaway copy of the module with
  * -Wl,--wrap=dg_plan_prepare: the module's calls of dg_plan_prepare (once
  * per PAM handle, outside its apply lock) reach __wrap_dg_plan_prepare,
- * which plants the bug and calls the real one. */
+ * which plants the bug and calls the real one.  leak_canary.c goes into a
+ * copy of the CLI too (build/stress/dropgroups-leaky), where explain and
+ * run call dg_plan_prepare. */
 #ifndef DG_CANARY_H
 #define DG_CANARY_H
 
