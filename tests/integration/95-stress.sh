@@ -1,7 +1,8 @@
 # Stress: thousands of whole PAM conversations in one process under
 # valgrind's memcheck (leaks and memory errors in the module, on the
 # success path and on the fail-closed path), and concurrent conversations
-# in eight threads under ThreadSanitizer (data races in the module).
+# in eight threads under ThreadSanitizer (data races in the module:
+# sessions, pam_setcred, and the fail-closed path).
 # Each detector also gets a module copy with a planted bug, and must
 # catch it: a run that cannot fail proves nothing.
 #
@@ -267,5 +268,60 @@ test_stress_tsan_catches_a_planted_race() {
 		grep -q '__wrap_dg_plan_prepare .*race_canary.c' ||
 		fail "the report does not point at the planted counter"
 	[ "$rc" -ne 0 ] || fail "pam_threads exited 0 despite the race"
+	# and through pam_setcred, and on the fail-closed path
+	tsan_threads "$(stress_build racy.so)" 8 50 setcred
+	grep -q 'WARNING: ThreadSanitizer: data race' "$T/tsan.out" ||
+		fail "ThreadSanitizer missed the planted race in pam_setcred"
+	policy /etc/security/dropgroups.d/20-broken.conf <<-'EOF'
+	version = 1;
+	rules = ( { services = "*"; drop = "audio"; keep = "users"; colour = "red"; } );
+	EOF
+	tsan_threads "$(stress_build racy.so)" 8 50 session fail
+	grep -q 'WARNING: ThreadSanitizer: data race' "$T/tsan.out" ||
+		fail "ThreadSanitizer missed the planted race on the fail-closed path"
+	grep -q '^pam_threads: 8 threads x 50 cycles: 400 failed closed$' "$T/tsan.out" ||
+		fail "not every session failed closed"
 	echo "  the planted race was found"
+}
+
+# pam_setcred, as login programs that call it trim there: eight threads,
+# each 100 conversations through pam_acct_mgmt and
+# pam_setcred(ESTABLISH, then DELETE).
+test_stress_setcred_threads_under_tsan() {
+	stress_policy
+	tsan_threads "$(stress_build pam_dropgroups.so)" 8 100 setcred
+	if grep -q 'WARNING: ThreadSanitizer' "$T/tsan.out" || [ "$rc" -ne 0 ]; then
+		grep -v '^$' "$T/tsan.out" | head -n 150
+		fail "ThreadSanitizer reported races, or pam_threads failed"
+	fi
+	grep -q '^pam_threads: 8 threads x 100 cycles: 800 succeeded$' "$T/tsan.out" ||
+		fail "not every conversation succeeded"
+	[ "$(module_log info | grep -c 'dropped audio(29), video(44)')" -gt 0 ] ||
+		fail "no pam_setcred dropped audio and video"
+}
+
+# The fail-closed path in every thread at once: a broken drop-in makes
+# every pam_acct_mgmt, pam_open_session and pam_setcred(ESTABLISH) fail,
+# each with its one error line.
+test_stress_broken_policy_threads_under_tsan() {
+	local so
+	broken_policy
+	so=$(stress_build pam_dropgroups.so)
+	tsan_threads "$so" 8 50 session fail
+	if grep -q 'WARNING: ThreadSanitizer' "$T/tsan.out" || [ "$rc" -ne 0 ]; then
+		grep -v '^$' "$T/tsan.out" | head -n 150
+		fail "ThreadSanitizer reported races, or a call did not fail closed"
+	fi
+	grep -q '^pam_threads: 8 threads x 50 cycles: 400 failed closed$' "$T/tsan.out" ||
+		fail "not every session failed closed"
+	tsan_threads "$so" 8 25 setcred fail
+	if grep -q 'WARNING: ThreadSanitizer' "$T/tsan.out" || [ "$rc" -ne 0 ]; then
+		grep -v '^$' "$T/tsan.out" | head -n 150
+		fail "ThreadSanitizer reported races, or a call did not fail closed"
+	fi
+	grep -q '^pam_threads: 8 threads x 25 cycles: 200 failed closed$' "$T/tsan.out" ||
+		fail "not every pam_setcred failed closed"
+	# 400 x (pam_acct_mgmt + pam_open_session), 200 x (pam_acct_mgmt +
+	# pam_setcred)
+	assert_lines err 1200 '20-broken\.conf:2: .*; groups left unchanged$'
 }

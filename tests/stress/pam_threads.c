@@ -1,7 +1,11 @@
-/* pam_threads SERVICE USER THREADS M: THREADS threads, each running M
- * whole PAM conversations on its own handle, all at once:
+/* pam_threads SERVICE USER THREADS M [MODE [fail]]: THREADS threads, each
+ * running M whole PAM conversations on its own handle, all at once:
  *
- *   pam_start, pam_acct_mgmt, pam_open_session, pam_close_session, pam_end
+ *   MODE session (the default):
+ *     pam_start, pam_acct_mgmt, pam_open_session, pam_close_session, pam_end
+ *   MODE setcred:
+ *     pam_start, pam_acct_mgmt, pam_setcred(PAM_ESTABLISH_CRED),
+ *     pam_setcred(PAM_DELETE_CRED), pam_end
  *
  * for a race detector (valgrind --tool=helgrind, or ThreadSanitizer with
  * the driver and the module both built with -fsanitize=thread).  PAM
@@ -14,7 +18,12 @@
  * groups back, so that in every round the module really reads, trims and
  * sets the groups (setgroups applies to every thread of the process: the
  * first session of a round drops them for all, and the others find them
- * dropped).  Every call must return PAM_SUCCESS.
+ * dropped).  Every call must return PAM_SUCCESS; with "fail", the calls
+ * where the module acts (pam_acct_mgmt, and pam_open_session or
+ * pam_setcred(ESTABLISH)) must each fail instead (a broken policy: the
+ * fail-closed path, with its log line, in every thread at once), every
+ * one of them is made, and pam_close_session only after a session that
+ * opened.
  *
  * Exit 0 if every call of every thread succeeded, 1 otherwise, 2 on a
  * usage or setup error. */
@@ -22,6 +31,7 @@
 #include <grp.h>
 #include <limits.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +43,7 @@
 
 static const char *service, *user;
 static long cycles;
+static bool setcred_mode, want_fail;
 static gid_t start[NGROUPS_MAX + 1];
 static int n_start;
 static pthread_barrier_t go;
@@ -59,6 +70,37 @@ static int report(struct worker *w, long cycle, const char *call, int r)
 	return r;
 }
 
+/* One call where the module acts returned r: report it unless it is
+ * what was wanted (PAM_SUCCESS, or with "fail" anything but). */
+static int acted(struct worker *w, long cycle, const char *call, int r)
+{
+	if ((r == PAM_SUCCESS) == want_fail)
+		report(w, cycle, call, r);
+	return r;
+}
+
+/* The calls of one conversation after pam_start: the last code. */
+static int converse(struct worker *w, long i, pam_handle_t *pamh)
+{
+	int r = acted(w, i, "pam_acct_mgmt", pam_acct_mgmt(pamh, 0));
+
+	if (r != PAM_SUCCESS && !want_fail)
+		return r;
+	if (setcred_mode) {
+		acted(w, i, "pam_setcred(ESTABLISH)",
+		      pam_setcred(pamh, PAM_ESTABLISH_CRED));
+		if ((r = pam_setcred(pamh, PAM_DELETE_CRED)) != PAM_SUCCESS)
+			report(w, i, "pam_setcred(DELETE)", r);
+		return r;
+	}
+	if ((r = acted(w, i, "pam_open_session", pam_open_session(pamh, 0))) !=
+	    PAM_SUCCESS)
+		return r;
+	if ((r = pam_close_session(pamh, 0)) != PAM_SUCCESS)
+		report(w, i, "pam_close_session", r);
+	return r;
+}
+
 static void *run(void *arg)
 {
 	struct worker *w = arg;
@@ -81,12 +123,7 @@ static void *run(void *arg)
 			report(w, i, "pam_start", r);
 			continue;
 		}
-		if ((r = pam_acct_mgmt(pamh, 0)) != PAM_SUCCESS)
-			report(w, i, "pam_acct_mgmt", r);
-		else if ((r = pam_open_session(pamh, 0)) != PAM_SUCCESS)
-			report(w, i, "pam_open_session", r);
-		else if ((r = pam_close_session(pamh, 0)) != PAM_SUCCESS)
-			report(w, i, "pam_close_session", r);
+		r = converse(w, i, pamh);
 		if ((r = pam_end(pamh, r)) != PAM_SUCCESS)
 			report(w, i, "pam_end", r);
 		if (w->failed == failed)
@@ -102,10 +139,16 @@ int main(int argc, char **argv)
 	char *end1, *end2;
 	int failed = 0, r;
 
-	if (argc != 5) {
-		fprintf(stderr, "usage: pam_threads SERVICE USER THREADS M\n");
+	if (argc < 5 || argc > 7 ||
+	    (argc > 5 && strcmp(argv[5], "session") &&
+	     strcmp(argv[5], "setcred")) ||
+	    (argc > 6 && strcmp(argv[6], "fail"))) {
+		fprintf(stderr, "usage: pam_threads SERVICE USER THREADS M "
+				"[session|setcred [fail]]\n");
 		return 2;
 	}
+	setcred_mode = argc > 5 && !strcmp(argv[5], "setcred");
+	want_fail = argc > 6;
 	service = argv[1];
 	user = argv[2];
 	errno = 0;
@@ -141,7 +184,9 @@ int main(int argc, char **argv)
 		failed |= workers[i].failed;
 	}
 	pthread_barrier_destroy(&go);
-	printf("pam_threads: %ld threads x %ld cycles: %ld succeeded%s\n",
-	       n_threads, cycles, total, failed ? ", some FAILED" : "");
+	printf("pam_threads: %ld threads x %ld cycles: %ld %s%s\n",
+	       n_threads, cycles, total,
+	       want_fail ? "failed closed" : "succeeded",
+	       failed ? ", some FAILED" : "");
 	return failed || total != n_threads * cycles;
 }
