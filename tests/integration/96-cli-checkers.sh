@@ -1,3 +1,4 @@
+# shellcheck disable=SC2016 # editor and command bodies: expanded when they run
 # The CLI under the checkers 95-stress.sh runs over the module: every
 # verb of dropgroups under valgrind's memcheck (memory errors, reads of
 # uninitialised memory, definite and indirect leaks), on its success
@@ -29,7 +30,8 @@ checkers_prereqs() {
 
 # vg WANT ARG...: dropgroups ARG... under memcheck, through capture ($T/out,
 # $T/err, $rc), with the prefix command in ${VG_PRE[@]} (e.g. setpriv) and
-# the CLI in $VG_DG (default $DG).  It must exit WANT, and every process
+# the CLI in $VG_DG (default $DG).  It must exit WANT (exec: it runs its
+# COMMAND, whose status is COMMAND's own), and every process
 # valgrind ran (dropgroups, and a child it forks, up to its exec) must be
 # clean: no error, no definite or indirect leak.  Logs: $T/vg/PID.log.
 VG_PRE=()
@@ -185,7 +187,7 @@ vg_run_policy() {
 test_run_probe_and_sync_kernel_under_valgrind() {
 	checkers_prereqs
 	vg_run_policy
-	VG_PRE=(setpriv --groups 0,29,44,46,100,2003)
+	VG_PRE=(setpriv --groups "0,29,44,46,100,2003")
 	vg exec run -- sh -c 'echo $(id -G)'
 	[ "$out" = "0 100 2003" ] || fail "run did not trim: $out"
 	vg 127 run -- /nonexistent/command
