@@ -6,6 +6,7 @@
 #ifndef DG_UTIL_H
 #define DG_UTIL_H
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -48,14 +49,18 @@ char *dg_util_vasprintf(const char *fmt, va_list ap)
  * Returns 0, or -ENOMEM with *v and *cap unchanged. */
 int dg_util_grow(void **v, size_t *cap, size_t need, size_t elem);
 
-/* Append one element to a {v, n, cap} vector: 0 or -ENOMEM. */
+/* Append one element to a {v, n, cap} vector: 0 or -ENOMEM.  The value
+ * is spelled out here rather than passed on from dg_util_grow: callers
+ * test "< 0" and then free what they did not hand over, so a result
+ * that is neither 0 nor negative would leak it, and the contract must
+ * hold where the caller (and an analyzer of its file) can see it. */
 #define DG_APPEND(vec, elem)                                                   \
 	({                                                                     \
 		int _r = dg_util_grow((void **)&(vec)->v, &(vec)->cap,         \
 				      (vec)->n + 1, sizeof(*(vec)->v));        \
 		if (_r == 0)                                                   \
 			(vec)->v[(vec)->n++] = (elem);                         \
-		_r;                                                            \
+		_r == 0 ? 0 : -ENOMEM;                                         \
 	})
 
 /* n zeroed elements of type t; never a NULL for n == 0 on success, so
