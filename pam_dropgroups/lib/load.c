@@ -143,7 +143,7 @@ static int walk_dir(int at, const char *path, const char *base_display,
 	/* refused before any component is opened: a missing directory
 	 * early in the path must not hide it */
 	for (const char *c = path; *c; c += strcspn(c, "/"), c += *c == '/')
-		if (strncmp(c, "..", 2) == 0 && (c[2] == '/' || !c[2])) {
+		if (c[0] == '.' && c[1] == '.' && (c[2] == '/' || !c[2])) {
 			dg_diag_add(diags, DG_ERROR, report_file, 0,
 				    "include_dir %s has a \"..\" component; "
 				    "write the directory's own path",
