@@ -31,8 +31,15 @@ static int nss_group(bool by_gid, gid_t *gid, const char *name, char **out)
 			size *= 2;
 			continue;
 		}
-		if (e != 0)
-			return -e;
+		if (e != 0) {
+			int err = -e;
+
+			/* e, an error number, is above 0, and *gid is set
+			 * whenever this returns 0; clang 14 does not follow
+			 * the sign through the negation */
+			DG_ANALYZER_ASSUME(err < 0);
+			return err;
+		}
 		if (!res)
 			return 1;
 		if (by_gid) {

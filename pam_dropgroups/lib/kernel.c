@@ -141,7 +141,13 @@ int dg_kernel_read_gid_map(struct dg_idmap *map, gid_t *overflow)
 	*overflow = 65534; /* the kernel's default */
 	if (dg_kernel_sysctl_read("/proc/sys/kernel/overflowgid", &ov) == 0) {
 		char *end;
-		unsigned long v = strtoul(ov, &end, 10);
+		unsigned long v;
+
+		/* A 0 from dg_kernel_sysctl_read comes with ov set: its
+		 * other returns are -errno after a failed open or read, and
+		 * errno is then above 0.  Both analyzers let errno be 0. */
+		DG_ANALYZER_ASSUME(ov != NULL);
+		v = strtoul(ov, &end, 10);
 
 		if (*ov && !*end && v <= 4294967294UL)
 			*overflow = (gid_t)v;

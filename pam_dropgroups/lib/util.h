@@ -54,6 +54,21 @@ char *dg_util_vasprintf(const char *fmt, va_list ap)
 #define DG_ANALYZER_END
 #endif
 
+/* From here on, the analyzers (make analyze: clang's defines
+ * __clang_analyzer__, the gcc run DG_ANALYZER) take cond as given; the
+ * comment beside it says why it holds.  It compiles to nothing. */
+#if defined(__clang_analyzer__) || defined(DG_ANALYZER)
+#define DG_ANALYZER_ASSUME(cond)                                               \
+	do {                                                                   \
+		if (!(cond))                                                   \
+			__builtin_unreachable();                               \
+	} while (0)
+#else
+#define DG_ANALYZER_ASSUME(cond)                                               \
+	do {                                                                   \
+	} while (0)
+#endif
+
 /* Hand ownership of a cleanup-managed pointer to the caller. */
 #define DG_TAKE(p)                                                             \
 	({                                                                     \
