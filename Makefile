@@ -229,6 +229,10 @@ include tests/fuzz/fuzz.mk
 # The kernel series (kernel/) in qemu: make kernel-check.
 include tests/kernel/kernel.mk
 
+# gcc -fanalyzer and clang's analyzer (scan-build) over every production
+# source: make analyze (tests/analyze/).
+include tests/analyze/analyze.mk
+
 clean:
 	rm -rf $(B) build-asan
 

@@ -20,7 +20,7 @@ util-linux login bsdutils iproute2 procps strace
 man-db groff-base
 sudo openssh-server openssh-client python3
 debhelper dpkg-dev lintian fakeroot debootstrap
-acl valgrind clang libclang-rt-14-dev
+acl valgrind clang libclang-rt-14-dev clang-tools
 slapd ldap-utils
 nslcd libnss-ldapd
 libnss-sss sssd-common sssd-ldap sssd-tools
