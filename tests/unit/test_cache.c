@@ -152,6 +152,14 @@ static void a_file_that_differs_is_not_the_cache(void **state)
 	assert_false(dg_cache_has(c, 1, &(struct dg_source){
 		DROP_IN, DG_MAIN_FILE, drop_in_text, strlen(drop_in_text)}));
 	free(edited);
+	/* longer, the cached text its prefix: only the length tells */
+	assert_int_equal(asprintf(&edited, "%s#\n", main_text),
+			 (int)strlen(main_text) + 2);
+	assert_false(dg_cache_has(c, 0, &(struct dg_source){
+		PATH, DG_MAIN_FILE, edited, strlen(edited)}));
+	/* the baseline: the same file is the cache's */
+	assert_true(dg_cache_has(c, 0, &f.files[0]));
+	free(edited);
 	dg_cache_free(c);
 	unbuild(&f);
 }
@@ -183,6 +191,46 @@ static void a_cache_not_whole_is_a_miss(void **state)
 	longer[f.len] = 'x';
 	assert_int_equal(dg_cache_decode(PATH, longer, f.len + 1, &c), 0);
 	assert_null(c);
+	unbuild(&f);
+}
+
+/* The header's key, each part alone: the byte order, the parser's build,
+ * the libconfig build that parsed, and the main file's path.  A cache
+ * that differs from this build in any one of them, by a single byte and
+ * at the same length, is a miss. */
+static void a_cache_from_another_build_is_a_miss(void **state)
+{
+	static const char *const part[] = {"parser", "libconfig", "path"};
+	const size_t magic = strlen("dgpolicy1\n");
+	struct fixture f;
+	struct dg_cache *c = NULL;
+	size_t at = magic + sizeof(uint32_t);
+	char *b;
+
+	(void)state;
+	build(&f);
+	/* the baseline: the same bytes are a hit */
+	assert_int_equal(dg_cache_decode(PATH, copy(&f, f.len), f.len, &c), 0);
+	assert_non_null(c);
+	dg_cache_free(c);
+	/* another byte order */
+	b = copy(&f, f.len);
+	b[magic] ^= 0x01;
+	assert_int_equal(dg_cache_decode(PATH, b, f.len, &c), 0);
+	assert_null(c);
+	for (size_t k = 0; k < sizeof(part) / sizeof(*part); k++) {
+		uint32_t len;
+
+		memcpy(&len, f.buf + at, sizeof(len));
+		assert_true(len > 0 && at + sizeof(len) + len < f.len);
+		/* its last byte bent: same length, one byte */
+		b = copy(&f, f.len);
+		b[at + sizeof(len) + len - 1] ^= 0x01;
+		assert_int_equal(dg_cache_decode(PATH, b, f.len, &c), 0);
+		if (c)
+			fail_msg("a cache with another %s was read", part[k]);
+		at += sizeof(len) + len + 1;
+	}
 	unbuild(&f);
 }
 
@@ -222,6 +270,7 @@ static void a_policy_with_an_error_is_not_encoded(void **state)
 {
 	struct fixture f;
 	struct dg_diag bad = {DG_ERROR, (char *)PATH, 3, (char *)"broken", 0};
+	struct dg_source swapped[2];
 	char *buf = NULL;
 	size_t len = 0;
 
@@ -235,6 +284,15 @@ static void a_policy_with_an_error_is_not_encoded(void **state)
 	assert_int_equal(dg_cache_encode(PATH, &f.cfg, f.files, 1, NULL, 0,
 					 &buf, &len),
 			 -EINVAL);
+	/* nor the config's files under each other's names */
+	swapped[0] = (struct dg_source){DROP_IN, DG_MAIN_FILE, main_text,
+					strlen(main_text)};
+	swapped[1] = (struct dg_source){PATH, DG_DROP_IN, drop_in_text,
+					strlen(drop_in_text)};
+	assert_int_equal(dg_cache_encode(PATH, &f.cfg, swapped, 2, NULL, 0,
+					 &buf, &len),
+			 -EINVAL);
+	assert_null(buf);
 	unbuild(&f);
 }
 
@@ -244,6 +302,7 @@ int main(void)
 		cmocka_unit_test(a_config_reads_back_field_by_field),
 		cmocka_unit_test(a_file_that_differs_is_not_the_cache),
 		cmocka_unit_test(a_cache_not_whole_is_a_miss),
+		cmocka_unit_test(a_cache_from_another_build_is_a_miss),
 		cmocka_unit_test(bent_bytes_never_crash),
 		cmocka_unit_test(a_policy_with_an_error_is_not_encoded),
 	};
