@@ -136,40 +136,26 @@ int dg_nss_read_nsswitch(const char *db, struct dg_nss_services *out)
 }
 
 /* Does database `db` ("group", "passwd") of /etc/nsswitch.conf ask the
- * files backend first, and stop at its answer (no action after it)?
+ * files backend first, and stop at its answer (dg_nsswitch_files_order)?
  * Then, for a key that the file has, the file's first matching line is
  * what the *_r call answers, and one pass over the file answers many
  * keys at once: the per-key calls each read the whole file again, which
  * is O(keys x lines).  Anything unusual (no such line, an action, an
  * unreadable file, a file with two readings: nsswitch.c) says no, and
  * every key is asked on its own. */
-enum files_order { FILES_NOT_FIRST, FILES_FIRST, FILES_ONLY };
-
-static bool default_actions(const struct dg_nss_service *s)
-{
-	for (int i = 0; i < DG_NSS_STATUSES; i++)
-		if (s->after[i] != (i == DG_NSS_SUCCESS ? DG_NSS_RETURN
-							: DG_NSS_CONTINUE))
-			return false;
-	return true;
-}
-
-static enum files_order files_first(const char *db)
+static enum dg_nss_files_order files_first(const char *db)
 {
 	struct dg_nss_services services;
-	enum files_order order = FILES_NOT_FIRST; /* no line: glibc's default */
+	enum dg_nss_files_order order;
 
 	/* nscd runs, or might: every key is asked through glibc, as other
 	 * programs ask it. */
 	if (dg_nss_nscd_may_answer())
-		return FILES_NOT_FIRST;
+		return DG_NSS_FILES_NOT_FIRST;
+	/* no line: glibc's default, which differs by version */
 	if (dg_nss_read_nsswitch(db, &services) <= 0)
-		return FILES_NOT_FIRST;
-	/* An action after files ([SUCCESS=continue], [NOTFOUND=return])
-	 * decides what comes next: not read here. */
-	if (services.n && strcmp(services.v[0].name, "files") == 0 &&
-	    default_actions(&services.v[0]))
-		order = services.n == 1 ? FILES_ONLY : FILES_FIRST;
+		return DG_NSS_FILES_NOT_FIRST;
+	order = dg_nsswitch_files_order(&services);
 	dg_nsswitch_services_free(&services);
 	return order;
 }
@@ -328,11 +314,13 @@ static int answers_from_file(bool groups, struct dg_name_answers *out,
 			     bool *done)
 {
 	struct by_name b = {out, done, groups};
-	enum files_order order;
+	enum dg_nss_files_order order;
 	int r;
 
-	if (out->n < 2 ||
-	    (order = files_first(groups ? "group" : "passwd")) == FILES_NOT_FIRST)
+	if (out->n < 2)
+		return 0;
+	order = files_first(groups ? "group" : "passwd");
+	if (order == DG_NSS_FILES_NOT_FIRST)
 		return 0;
 	r = groups ? file_pass("/etc/group", _SC_GETGR_R_SIZE_MAX, true,
 			       answer_from_file, &b)
@@ -344,7 +332,7 @@ static int answers_from_file(bool groups, struct dg_name_answers *out,
 				done[i] = false;
 				out->v[i].status = 0;
 			}
-	} else if (order == FILES_ONLY) {
+	} else if (order == DG_NSS_FILES_ONLY) {
 		/* the file read whole lacks them: what the *_r call says */
 		for (size_t i = 0; i < out->n; i++)
 			done[i] = true;
@@ -461,7 +449,7 @@ int dg_nss_gid_names(const struct dg_gids *gids, struct dg_gid_names *out,
 		     gid_t *failed)
 {
 	struct dg_gid_names names = {.v = dg_new0(struct dg_gid_name, gids->n)};
-	enum files_order order;
+	enum dg_nss_files_order order;
 	int r;
 
 	if (!names.v)
@@ -471,11 +459,11 @@ int dg_nss_gid_names(const struct dg_gids *gids, struct dg_gid_names *out,
 	/* The gids /etc/group has, in one pass when it is asked first; the
 	 * rest (a directory's groups, which a walk might not even list)
 	 * each with getgrgid_r, which fails closed as ever. */
-	order = gids->n >= 2 ? files_first("group") : FILES_NOT_FIRST;
-	if (order != FILES_NOT_FIRST &&
+	order = gids->n >= 2 ? files_first("group") : DG_NSS_FILES_NOT_FIRST;
+	if (order != DG_NSS_FILES_NOT_FIRST &&
 	    (r = file_pass("/etc/group", _SC_GETGR_R_SIZE_MAX, true,
 			   name_from_file, &names)) < 0) {
-		order = FILES_NOT_FIRST;
+		order = DG_NSS_FILES_NOT_FIRST;
 		for (size_t i = 0; i < names.n; i++)
 			free(names.v[i].name), names.v[i].name = NULL;
 		if (r == -ENOMEM) {
@@ -487,7 +475,7 @@ int dg_nss_gid_names(const struct dg_gids *gids, struct dg_gid_names *out,
 		gid_t g = names.v[i].gid;
 
 		/* with files alone, a gid the file lacks has no name */
-		if (names.v[i].name || order == FILES_ONLY)
+		if (names.v[i].name || order == DG_NSS_FILES_ONLY)
 			continue;
 		r = gid_name(g, &names.v[i].name);
 		if (r < 0) {

@@ -203,3 +203,22 @@ void dg_nsswitch_services_free(struct dg_nss_services *s)
 	free(s->v);
 	*s = (struct dg_nss_services){0};
 }
+
+/* glibc's defaults: return after SUCCESS, continue after the rest. */
+static bool default_actions(const struct dg_nss_service *s)
+{
+	for (int i = 0; i < DG_NSS_STATUSES; i++)
+		if (s->after[i] != (i == DG_NSS_SUCCESS ? DG_NSS_RETURN
+							: DG_NSS_CONTINUE))
+			return false;
+	return true;
+}
+
+enum dg_nss_files_order
+dg_nsswitch_files_order(const struct dg_nss_services *services)
+{
+	if (!services->n || strcmp(services->v[0].name, "files") != 0 ||
+	    !default_actions(&services->v[0]))
+		return DG_NSS_FILES_NOT_FIRST;
+	return services->n == 1 ? DG_NSS_FILES_ONLY : DG_NSS_FILES_FIRST;
+}

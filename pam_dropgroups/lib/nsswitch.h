@@ -43,4 +43,20 @@ int dg_nsswitch_services(const char *text, size_t len, const char *db,
 
 void dg_nsswitch_services_free(struct dg_nss_services *s);
 
+/* Whether one pass over the files backend's file can answer a key as
+ * the database's *_r call would.  Only when files is asked first and
+ * its answer ends the look-up, as glibc's defaults make it: then, for a
+ * key the file has, its first matching line is the answer.  Any action
+ * after files ([SUCCESS=continue], [NOTFOUND=return], [!UNAVAIL=...],
+ * [...=merge]) that differs from the defaults decides what comes next,
+ * and is not read here: not first. */
+enum dg_nss_files_order {
+	DG_NSS_FILES_NOT_FIRST, /* ask each key on its own */
+	DG_NSS_FILES_FIRST,     /* the file answers the keys it has */
+	DG_NSS_FILES_ONLY,      /* ... and a key it lacks is not found */
+};
+
+enum dg_nss_files_order
+dg_nsswitch_files_order(const struct dg_nss_services *services);
+
 #endif

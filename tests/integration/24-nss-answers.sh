@@ -81,6 +81,42 @@ test_nsswitch_read_as_glibc_reads_it() {
 	assert_groups 1001 2003
 }
 
+# An action after files decides what glibc asks next: with
+# "files [SUCCESS=continue] dgfault" it asks the directory after the file
+# named a gid, and the directory's answer is what getgrgid, and so sudo,
+# get: games-abusers for 6006 (dgother in the file), and no name at all
+# for audio (29), which the directory lacks.  A gid with no name might
+# have a restricting one, and stays.  Read as plain "files dgfault" (one
+# pass over /etc/group), 6006 would be dgother and 29 audio, both dropped.
+test_an_action_after_files_is_read_as_glibc_reads_it() {
+	use_directory 'group games-abusers 6003 alice' 'group games-abusers 6006 alice'
+	echo 'dgother:x:6006:alice' >> /etc/group
+	START=$START,6006
+	drop_all_but_restricting
+	stack session success
+	local nsswitch
+	for nsswitch in 'files [SUCCESS=continue] dgfault' \
+		'files [ success = continue ] dgfault' \
+		'files [!NOTFOUND=continue] dgfault' \
+		'files [NOTFOUND=continue SUCCESS=continue] dgfault'; do
+		echo "-- group: $nsswitch"
+		printf 'passwd: files dgfault\ngroup: %s\n' "$nsswitch" > /etc/nsswitch.conf
+		[ "$(getent group 6006 | cut -d: -f1)" = games-abusers ] ||
+			fail "glibc does not ask the directory after files"
+		[ -z "$(getent group 29)" ] ||
+			fail "glibc names gid 29 from the file alone"
+		run_pam alice open_session
+		assert_rc 0
+		assert_untouched
+	done
+	# the baseline: files first with glibc's defaults names 6006 dgother
+	printf 'passwd: files dgfault\ngroup: files dgfault\n' > /etc/nsswitch.conf
+	[ "$(getent group 6006 | cut -d: -f1)" = dgother ] || fail "files does not answer first"
+	run_pam alice open_session
+	assert_rc 0
+	assert_groups 1001 2003
+}
+
 # With nscd running, glibc asks it before any backend, and its answer,
 # cached from before an edit of /etc/group, is what sudo sees: the
 # one-pass read of /etc/group must not name a gid otherwise.  Here nscd

@@ -61,6 +61,78 @@ static void actions_and_their_negation(void **state)
 	dg_nsswitch_services_free(&s);
 }
 
+/* When may one pass over /etc/group stand in for glibc's per-key calls?
+ * Only when files comes first and its answer ends the look-up, as
+ * glibc's defaults make it.  Every action form that changes what
+ * follows files is not first: "files [SUCCESS=continue] ldap" asks ldap
+ * after a gid that /etc/group names, and that answer is the one sudo
+ * and every other program gets. */
+static void files_first_only_with_glibc_s_defaults_after_files(void **state)
+{
+	static const struct {
+		const char *line;
+		enum dg_nss_files_order order;
+	} cases[] = {
+		/* the baselines */
+		{"group: files\n", DG_NSS_FILES_ONLY},
+		{"group: files ldap\n", DG_NSS_FILES_FIRST},
+		{"group:files\tsss ldap\n", DG_NSS_FILES_FIRST},
+		/* the defaults, spelt out, in any case and spacing */
+		{"group: files [SUCCESS=return] ldap\n", DG_NSS_FILES_FIRST},
+		{"group: files [notfound=continue UNAVAIL=continue "
+		 "TryAgain=Continue] ldap\n", DG_NSS_FILES_FIRST},
+		{"group: files [ !SUCCESS = continue ] ldap\n",
+		 DG_NSS_FILES_FIRST},
+		{"group: files [SUCCESS=return]\n", DG_NSS_FILES_ONLY},
+		/* an action after the second service is the second's */
+		{"group: files ldap [NOTFOUND=return]\n", DG_NSS_FILES_FIRST},
+		/* each status with an action that is not its default */
+		{"group: files [SUCCESS=continue] ldap\n", DG_NSS_FILES_NOT_FIRST},
+		{"group: files [success=continue] ldap\n", DG_NSS_FILES_NOT_FIRST},
+		{"group: files [ SUCCESS = continue ] ldap\n",
+		 DG_NSS_FILES_NOT_FIRST},
+		{"group: files[SUCCESS=continue] ldap\n", DG_NSS_FILES_NOT_FIRST},
+		{"group: files [SUCCESS=continue]\n", DG_NSS_FILES_NOT_FIRST},
+		{"group: files [SUCCESS=merge] ldap\n", DG_NSS_FILES_NOT_FIRST},
+		{"group: files [NOTFOUND=return] ldap\n", DG_NSS_FILES_NOT_FIRST},
+		{"group: files [NOTFOUND=merge] ldap\n", DG_NSS_FILES_NOT_FIRST},
+		{"group: files [UNAVAIL=return] ldap\n", DG_NSS_FILES_NOT_FIRST},
+		{"group: files [TRYAGAIN=return] ldap\n", DG_NSS_FILES_NOT_FIRST},
+		{"group: files [TRYAGAIN=merge] ldap\n", DG_NSS_FILES_NOT_FIRST},
+		/* negated: every other status takes the action */
+		{"group: files [!UNAVAIL=return] ldap\n", DG_NSS_FILES_NOT_FIRST},
+		{"group: files [!SUCCESS=return] ldap\n", DG_NSS_FILES_NOT_FIRST},
+		{"group: files [UNAVAIL=continue] ldap\n", DG_NSS_FILES_FIRST},
+		{"group: files [!TRYAGAIN=continue] ldap\n",
+		 DG_NSS_FILES_NOT_FIRST},
+		/* several in one bracket: the last one that differs counts */
+		{"group: files [NOTFOUND=continue SUCCESS=continue] ldap\n",
+		 DG_NSS_FILES_NOT_FIRST},
+		{"group: files [SUCCESS=continue SUCCESS=return] ldap\n",
+		 DG_NSS_FILES_FIRST},
+		/* files not first, or not files */
+		{"group: ldap files\n", DG_NSS_FILES_NOT_FIRST},
+		{"group: sss\n", DG_NSS_FILES_NOT_FIRST},
+		{"group: Files ldap\n", DG_NSS_FILES_NOT_FIRST},
+		{"group: filesx ldap\n", DG_NSS_FILES_NOT_FIRST},
+		{"group: file ldap\n", DG_NSS_FILES_NOT_FIRST},
+		{"group:\n", DG_NSS_FILES_NOT_FIRST},
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		struct dg_nss_services s;
+		enum dg_nss_files_order got;
+
+		assert_int_equal(read_db(cases[i].line, "group", &s), 1);
+		got = dg_nsswitch_files_order(&s);
+		dg_nsswitch_services_free(&s);
+		if (got != cases[i].order)
+			fail_msg("%s read as %d, want %d", cases[i].line, got,
+				 cases[i].order);
+	}
+}
+
 /* glibc 2.33 and later strip no comment on a database's line: the words
  * after "#" are services too (which then fail to load). */
 static void a_comment_is_read_as_services(void **state)
@@ -116,6 +188,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(services_in_order_with_glibc_defaults),
 		cmocka_unit_test(actions_and_their_negation),
+		cmocka_unit_test(files_first_only_with_glibc_s_defaults_after_files),
 		cmocka_unit_test(a_comment_is_read_as_services),
 		cmocka_unit_test(texts_with_two_readings_are_refused),
 		cmocka_unit_test(a_nul_byte_is_refused),
