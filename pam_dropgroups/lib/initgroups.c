@@ -73,12 +73,14 @@ static int ask_files(const struct dg_user *user, struct list *l,
 	struct dg_gids found = {0};
 	int r = dg_nss_files_groups_of(user->name, user->primary_gid, &found);
 
+	/* as nss_files answers: SUCCESS when the file lists the user in a
+	 * group (told before found is freed, which empties it) */
+	s->status = found.n ? DG_NSS_SUCCESS : DG_NSS_NOTFOUND;
 	for (size_t i = 0; r == 0 && i < found.n; i++)
 		r = list_add(l, found.v[i]);
 	dg_gids_free(&found);
 	if (r == -ENOMEM)
 		return r;
-	s->status = found.n ? DG_NSS_SUCCESS : DG_NSS_NOTFOUND;
 	if (r == -EBADMSG)
 		return said_failed(s, "/etc/group has a comment line that lists "
 				      "user \"%s\", which glibc's initgroups "

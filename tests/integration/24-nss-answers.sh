@@ -399,6 +399,43 @@ test_initgroups_not_found_alone_does_not_move_a_member() {
 	assert_log info 1 'rule "rest"'
 }
 
+# files answers SUCCESS for a user /etc/group lists (glibc's nss_files
+# initgroups), and what follows that answer is what glibc does next:
+# on "initgroups: files dgfault" it stops there, and her sessions lack
+# the directory's contractors (the next rule); on "group: files
+# [NOTFOUND=return] dgfault" it goes on (a group line's SUCCESS never
+# returns), and they hold it (the contractors rule).  Read as NOTFOUND,
+# files would do the opposite of each: a rule her sessions do not match,
+# and, worse, the milder rule while her sessions hold 6200.
+test_files_that_lists_the_user_answers_success() {
+	sed '/^contractors:/d' /etc/group > "$T/group"
+	printf '%s\n' 'contractors:x:6200:' 'dglocal:x:7000:alice' >> "$T/group"
+	cat "$T/group" > /etc/group
+	use_directory 'group contractors 6200 alice'
+	START=1001,100,29,44,46,2003,6200,7000
+	contractors_rule
+	stack session success
+	printf 'passwd: files dgfault\ninitgroups: files dgfault\ngroup: files dgfault\n' \
+		> /etc/nsswitch.conf
+	id -G alice | tr ' ' '\n' | grep -qx 7000 || fail "files does not list alice in dglocal"
+	if id -G alice | tr ' ' '\n' | grep -qx 6200; then
+		fail "glibc asks the directory after files on an initgroups line"
+	fi
+	run_pam alice open_session
+	assert_rc 0
+	assert_groups 1001 100 44 46 2003 6200 7000
+	assert_log info 1 'rule "rest"'
+	printf 'passwd: files dgfault\ngroup: files [NOTFOUND=return] dgfault\n' \
+		> /etc/nsswitch.conf
+	id -G alice | tr ' ' '\n' | grep -qx 6200 ||
+		fail "glibc does not ask the directory after files on a group line"
+	log_reset
+	run_pam alice open_session
+	assert_rc 0
+	assert_groups 1001 2003
+	assert_log info 1 'rule "contractors"'
+}
+
 # --- offline with a cold cache: "not found" for a group that exists ---
 
 test_restricting_name_that_does_not_resolve_fails_closed() {
