@@ -399,6 +399,35 @@ test_initgroups_not_found_alone_does_not_move_a_member() {
 	assert_log info 1 'rule "rest"'
 }
 
+# On a "group:" line (no "initgroups:" line) glibc asks every service for
+# a user's groups, even after files found some: "return" after SUCCESS
+# holds only on an initgroups line.  Here files lists alice in dglocal
+# and has a contractors line that lists nobody (so getgrnam answers from
+# it); only the directory lists her in contractors, and her sessions hold
+# 6200.  Stopping after files would give her the milder rule.
+test_a_group_line_asks_the_directory_after_files_found_groups() {
+	sed '/^contractors:/d' /etc/group > "$T/group"
+	printf '%s\n' 'contractors:x:6200:' 'dglocal:x:7000:alice' >> "$T/group"
+	cat "$T/group" > /etc/group
+	use_directory 'group contractors 6200 alice'
+	START=1001,100,29,44,46,2003,6200,7000
+	contractors_rule
+	id -G alice | tr ' ' '\n' | grep -qx 7000 || fail "files does not list alice in dglocal"
+	id -G alice | tr ' ' '\n' | grep -qx 6200 || fail "glibc does not ask the directory after files"
+	stack session success
+	run_pam alice open_session
+	assert_rc 0
+	assert_groups 1001 2003
+	assert_log info 1 'rule "contractors"'
+	# the baseline: with the directory's list gone, she gets the next rule
+	directory 'group contractors 6200 bob'
+	log_reset
+	run_pam alice open_session
+	assert_rc 0
+	assert_groups 1001 100 44 46 2003 6200 7000
+	assert_log info 1 'rule "rest"'
+}
+
 # files answers SUCCESS for a user /etc/group lists (glibc's nss_files
 # initgroups), and what follows that answer is what glibc does next:
 # on "initgroups: files dgfault" it stops there, and her sessions lack
