@@ -9,7 +9,7 @@ UNIT_TESTS   := test_policy test_config test_cache test_resolve test_idmap test_
 		test_sshdconf test_syntax test_logline
 TEST_HELPERS  = $(B)/logsink $(B)/pambench $(B)/libnss_dgfault.so.2 $(B)/allocfail \
 		$(B)/pam_cycles $(B)/service_switch $(B)/two_sessions \
-		$(B)/pam_dropgroups-unpinned.so $(B)/nssprobe $(STRESS_HELPERS) \
+		$(B)/pam_dropgroups-unpinned.so $(B)/nssprobe $(B)/liar.so $(STRESS_HELPERS) \
 		$(TSAN_CLI) $(B)/tsan/dropgroups-racy $(B)/stress/dropgroups-leaky
 
 # A unit test sees every unit's headers, and links every object but the
@@ -27,6 +27,10 @@ $(B)/logsink: tests/lib/logsink.c | $(B)
 # -rdynamic: its ALLOCFAIL_TRACE backtraces name the driver's functions.
 $(B)/allocfail: tests/faults/allocfail.c | $(B)
 	$(CC) $(ALL_CFLAGS) -rdynamic -o $@ $< $(ALL_LDFLAGS) -lpam -ldl
+
+# Preloaded: a kernel that lies after setgroups (tests/faults/liar.c).
+$(B)/liar.so: tests/faults/liar.c | $(B)
+	$(CC) $(ALL_CFLAGS) -fPIC -shared -o $@ $< $(ALL_LDFLAGS) -ldl
 
 $(B)/pam_cycles: tests/stress/pam_cycles.c | $(B)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS) -lpam

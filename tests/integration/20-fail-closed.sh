@@ -435,6 +435,49 @@ test_no_new_privs_is_set_before_setgroups() {
 	[ "$nnp" -lt "$set" ] || fail "setgroups came before no_new_privs: $(cat "$T/trace")"
 }
 
+# After setgroups the module reads the groups back, as OpenSSH does, and
+# compares them whole with what it set: a kernel (here tests/faults/liar.c,
+# preloaded) that reports another list, of the same length with one gid
+# swapped, one gid short or one more, or fails to report one, is a
+# failure, and the old list is set back.  The baseline: the same list in
+# another order, with a gid twice, is the same set and the drop stands.
+test_groups_read_back_other_than_set_fail_closed() {
+	good_policy
+	local lie
+	for lie in swap short extra fail; do
+		echo "-- DG_LIAR=$lie"
+		log_reset
+		PRE=(env LD_PRELOAD="$BUILD/liar.so" DG_LIAR=$lie)
+		expect_session_failure 'the groups read back after setgroups are not the ones set; the old list was set back'
+	done
+	log_reset
+	PRE=(env LD_PRELOAD="$BUILD/liar.so" DG_LIAR=unsorted)
+	stack session success
+	run_pam alice open_session
+	assert_rc 0
+	assert_groups 1001 2003
+}
+
+# prctl(PR_SET_NO_NEW_PRIVS) failing (tests/faults/liar.c) fails closed
+# before setgroups; the baseline is the same rule without the lie.
+test_no_new_privs_failure_fails_closed() {
+	policy <<-'EOF'
+	version = 1;
+	restricting = ( );
+	rules = ( { services = "*"; drop = "*"; no_new_privs = true; } );
+	EOF
+	PRE=(env LD_PRELOAD="$BUILD/liar.so" DG_LIAR=nnp)
+	expect_session_failure 'cannot set no_new_privs: Invalid argument'
+	assert_no_new_privs 0
+	log_reset
+	PRE=(env LD_PRELOAD="$BUILD/liar.so")
+	stack session success
+	run_pam alice open_session
+	assert_rc 0
+	assert_groups 1001
+	assert_no_new_privs 1
+}
+
 test_unknown_module_argument() {
 	good_policy
 	stack session session_err "config=$POLICY" colour=red
