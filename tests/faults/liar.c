@@ -10,6 +10,7 @@
  *   unsorted  ... the list set, in reverse order and its first gid twice
  *             (the same set: a read-back must accept it)
  *   nnp       prctl(PR_SET_NO_NEW_PRIVS) fails (EINVAL)
+ *   capset    libcap's cap_set_proc fails (EPERM)
  *
  * The lie lasts from the first setgroups to the second (the module's
  * setgroups, then its putting back the old list); any other value, or
@@ -21,6 +22,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/capability.h>
 #include <sys/prctl.h>
 #include <unistd.h>
 
@@ -123,4 +125,17 @@ int prctl(int option, ...)
 	if (!real)
 		real = (int (*)(int, ...))dlsym(RTLD_NEXT, "prctl");
 	return real(option, a[0], a[1], a[2], a[3]);
+}
+
+int cap_set_proc(cap_t caps)
+{
+	static int (*real)(cap_t);
+
+	if (lie_is("capset")) {
+		errno = EPERM;
+		return -1;
+	}
+	if (!real)
+		real = (int (*)(cap_t))dlsym(RTLD_NEXT, "cap_set_proc");
+	return real(caps);
 }

@@ -634,6 +634,24 @@ test_probe_on_a_stock_kernel_reports_no_support_and_changes_nothing() {
 	fi
 }
 
+# The probe must not run with its capabilities or without no_new_privs
+# where it could not clear or set them (tests/faults/liar.c makes libcap
+# or prctl fail): as root it would then "drop" through CAP_SETGID and
+# report a kernel that lets any process drop groups.
+test_probe_that_cannot_clear_its_capabilities_reports_nothing() {
+	local lie
+	for lie in capset nnp; do
+		capture env LD_PRELOAD="$BUILD/liar.so" DG_LIAR=$lie "$DG" probe
+		assert_exit 3
+		assert_in err 'the probe could not run'
+		! grep -q 'unprivileged drop' "$T/out" || fail "the probe reported: $out"
+	done
+	# the baseline: without the lie it runs, and reports
+	capture env LD_PRELOAD="$BUILD/liar.so" "$DG" probe
+	assert_exit 1
+	assert_in out '^unprivileged drop with no_new_privs: refused$'
+}
+
 test_run_with_cap_setgid_trims_and_sets_no_new_privs() {
 	run_policy
 	START=0,29,44,46,100,2003
