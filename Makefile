@@ -137,7 +137,8 @@ check-asan: deps
 	$(MAKE) B=build-asan CFLAGS="$(SAN_CFLAGS)" LDFLAGS="$(SAN_LDFLAGS)" \
 		all unit build-asan/logsink build-asan/libnss_dgfault.so.2 \
 		build-asan/service_switch build-asan/two_sessions \
-		build-asan/pam_dropgroups-unpinned.so build-asan/nssprobe
+		build-asan/pam_dropgroups-unpinned.so build-asan/nssprobe \
+		build-asan/liar.so
 	BUILD=$(CURDIR)/build-asan DG_SANITIZE=1 LD_PRELOAD="$(SAN_PRELOAD)" \
 		ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:verify_asan_link_order=0:alloc_dealloc_mismatch=0 \
 		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \

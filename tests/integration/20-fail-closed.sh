@@ -447,11 +447,11 @@ test_groups_read_back_other_than_set_fail_closed() {
 	for lie in swap short extra fail; do
 		echo "-- DG_LIAR=$lie"
 		log_reset
-		PRE=(env LD_PRELOAD="$BUILD/liar.so" DG_LIAR=$lie)
+		PRE=(env LD_PRELOAD="${LD_PRELOAD:+$LD_PRELOAD }$BUILD/liar.so" DG_LIAR=$lie)
 		expect_session_failure 'the groups read back after setgroups are not the ones set; the old list was set back'
 	done
 	log_reset
-	PRE=(env LD_PRELOAD="$BUILD/liar.so" DG_LIAR=unsorted)
+	PRE=(env LD_PRELOAD="${LD_PRELOAD:+$LD_PRELOAD }$BUILD/liar.so" DG_LIAR=unsorted)
 	stack session success
 	run_pam alice open_session
 	assert_rc 0
@@ -466,11 +466,11 @@ test_no_new_privs_failure_fails_closed() {
 	restricting = ( );
 	rules = ( { services = "*"; drop = "*"; no_new_privs = true; } );
 	EOF
-	PRE=(env LD_PRELOAD="$BUILD/liar.so" DG_LIAR=nnp)
+	PRE=(env LD_PRELOAD="${LD_PRELOAD:+$LD_PRELOAD }$BUILD/liar.so" DG_LIAR=nnp)
 	expect_session_failure 'cannot set no_new_privs: Invalid argument'
 	assert_no_new_privs 0
 	log_reset
-	PRE=(env LD_PRELOAD="$BUILD/liar.so")
+	PRE=(env LD_PRELOAD="${LD_PRELOAD:+$LD_PRELOAD }$BUILD/liar.so")
 	stack session success
 	run_pam alice open_session
 	assert_rc 0

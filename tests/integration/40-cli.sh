@@ -641,13 +641,13 @@ test_probe_on_a_stock_kernel_reports_no_support_and_changes_nothing() {
 test_probe_that_cannot_clear_its_capabilities_reports_nothing() {
 	local lie
 	for lie in capset nnp; do
-		capture env LD_PRELOAD="$BUILD/liar.so" DG_LIAR=$lie "$DG" probe
+		capture env LD_PRELOAD="${LD_PRELOAD:+$LD_PRELOAD }$BUILD/liar.so" DG_LIAR=$lie "$DG" probe
 		assert_exit 3
 		assert_in err 'the probe could not run'
 		! grep -q 'unprivileged drop' "$T/out" || fail "the probe reported: $out"
 	done
 	# the baseline: without the lie it runs, and reports
-	capture env LD_PRELOAD="$BUILD/liar.so" "$DG" probe
+	capture env LD_PRELOAD="${LD_PRELOAD:+$LD_PRELOAD }$BUILD/liar.so" "$DG" probe
 	assert_exit 1
 	assert_in out '^unprivileged drop with no_new_privs: refused$'
 }
