@@ -498,6 +498,85 @@ static void test_control_brackets(void **state)
 		DG_PAM_ACTION_IGNORE);
 }
 
+/* Every control word and every action, with the codes the module fails
+ * with: what libpam does with each (Linux-PAM 1.5.2, pam_handlers.c and
+ * pam_misc.c). */
+static void test_every_control_value(void **state)
+{
+	static const struct {
+		const char *control;
+		int code;
+		enum dg_pam_action want;
+	} cases[] = {
+		{"required", PAM_SUCCESS, DG_PAM_ACTION_OK},
+		{"required", PAM_NEW_AUTHTOK_REQD, DG_PAM_ACTION_OK},
+		{"required", PAM_AUTH_ERR, DG_PAM_ACTION_BAD},
+		{"REQUIRED", PAM_PERM_DENIED, DG_PAM_ACTION_BAD},
+		{"requisite", PAM_NEW_AUTHTOK_REQD, DG_PAM_ACTION_OK},
+		{"requisite", PAM_IGNORE, DG_PAM_ACTION_IGNORE},
+		{"requisite", PAM_SYSTEM_ERR, DG_PAM_ACTION_DIE},
+		{"optional", PAM_NEW_AUTHTOK_REQD, DG_PAM_ACTION_OK},
+		{"optional", PAM_SESSION_ERR, DG_PAM_ACTION_IGNORE},
+		{"Sufficient", PAM_NEW_AUTHTOK_REQD, DG_PAM_ACTION_DONE},
+		{"sufficient", PAM_SESSION_ERR, DG_PAM_ACTION_IGNORE},
+		{"[default=ok]", PAM_SESSION_ERR, DG_PAM_ACTION_OK},
+		{"[default=done]", PAM_SESSION_ERR, DG_PAM_ACTION_DONE},
+		{"[default=bad]", PAM_SESSION_ERR, DG_PAM_ACTION_BAD},
+		{"[default=die]", PAM_SESSION_ERR, DG_PAM_ACTION_DIE},
+		{"[default=ignore]", PAM_SESSION_ERR, DG_PAM_ACTION_IGNORE},
+		{"[default=reset]", PAM_SESSION_ERR, DG_PAM_ACTION_RESET},
+		{"[default=3]", PAM_SESSION_ERR, DG_PAM_ACTION_JUMP},
+		/* a value named before default= keeps its action */
+		{"[session_err=bad default=ignore]", PAM_SESSION_ERR,
+		 DG_PAM_ACTION_BAD},
+		{"[session_err=bad default=ignore]", PAM_AUTH_ERR,
+		 DG_PAM_ACTION_IGNORE},
+		{"[session_err=bad default=2]", PAM_SESSION_ERR,
+		 DG_PAM_ACTION_BAD},
+		{"[session_err=bad default=2]", PAM_PERM_DENIED,
+		 DG_PAM_ACTION_JUMP},
+		/* values and actions are read case-sensitively: what libpam
+		 * cannot read makes every code bad */
+		{"[DEFAULT=ignore]", PAM_SESSION_ERR, DG_PAM_ACTION_BAD},
+		{"[default=Ignore]", PAM_SESSION_ERR, DG_PAM_ACTION_BAD},
+		{"[Session_err=ignore default=bad]", PAM_SESSION_ERR,
+		 DG_PAM_ACTION_BAD},
+		/* no jump of 0 lines, or backwards */
+		{"[default=0]", PAM_SESSION_ERR, DG_PAM_ACTION_BAD},
+		{"[default=-1]", PAM_SESSION_ERR, DG_PAM_ACTION_BAD},
+		{"[default=+1]", PAM_SESSION_ERR, DG_PAM_ACTION_BAD},
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		enum dg_pam_action a = dg_pamstack_control_action(
+			cases[i].control, cases[i].code);
+
+		if (a != cases[i].want)
+			fail_msg("%s on %s: want %d, got %d", cases[i].control,
+				 dg_pamstack_code_name(cases[i].code),
+				 cases[i].want, a);
+	}
+}
+
+/* "Include" and "SUBSTACK" are includes: libpam reads them ignoring
+ * case. */
+static void test_include_and_substack_ignore_case(void **state)
+{
+	struct loaded l;
+
+	(void)state;
+	LOAD(&l, "svc",
+	     {"svc", "session Include inc\nauth SUBSTACK sub\n"},
+	     {"inc", "session required pam_dropgroups.so\n"},
+	     {"sub", "auth required pam_dropgroups.so\n"});
+	assert_int_equal(l.r, 0);
+	ASSERT_LINES(&l.stack,
+		     "session required pam_dropgroups.so @/etc/pam.d/inc:1",
+		     "auth required pam_dropgroups.so @/etc/pam.d/sub:1 sub1");
+	unload(&l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -518,6 +597,8 @@ int main(void)
 		cmocka_unit_test(test_is_dropgroups),
 		cmocka_unit_test(test_control_words),
 		cmocka_unit_test(test_control_brackets),
+		cmocka_unit_test(test_every_control_value),
+		cmocka_unit_test(test_include_and_substack_ignore_case),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -587,6 +587,68 @@ static void test_every_program_has_a_line_or_a_way_out(void **state)
 	assert_null(dg_programs_find("nosuch"));
 }
 
+/* Each action a failure of the module can meet, judged as libpam runs it:
+ * "reset" forgets the failure (and every one before it), a jump skips it
+ * outside auth, and in auth both of the module's codes count (pam_setcred
+ * replays pam_authenticate's answer). */
+static void test_every_action_on_a_failure(void **state)
+{
+	struct linted l;
+
+	(void)state;
+	LINT(&l,
+	     "version = 1; restricting = ( );\n"
+	     "rules = ( { services = [ \"su\", \"y\", \"cron\", \"x\" ]; "
+	     "drop = \"*\"; no_new_privs = true; } );\n",
+	     {"su", "session [success=ok default=reset] pam_dropgroups.so\n"},
+	     {"y", "session [success=ok default=1] pam_dropgroups.so\n"},
+	     {"cron", "auth [success=ok cred_err=ignore default=bad] "
+		      "pam_dropgroups.so\n"},
+	     {"x", "auth [success=ok auth_err=ignore default=bad] "
+		   "pam_dropgroups.so\n"});
+	assert_finding(&l.diags, DG_ERROR, "/etc/pam.d/su", 1,
+		       "with \"[success=ok default=reset]\" a failure of the "
+		       "module does not count");
+	assert_finding(&l.diags, DG_ERROR, "/etc/pam.d/y", 1,
+		       "with \"[success=ok default=1]\" a failure of the "
+		       "module does not count");
+	assert_finding(&l.diags, DG_ERROR, "/etc/pam.d/cron", 1,
+		       "a failure of the module does not count");
+	assert_finding(&l.diags, DG_ERROR, "/etc/pam.d/x", 1,
+		       "a failure of the module does not count");
+	done(&l);
+	/* the same lines with the failure counted: nothing to say */
+	LINT(&l,
+	     "version = 1; restricting = ( );\n"
+	     "rules = ( { services = [ \"su\", \"y\", \"cron\" ]; "
+	     "drop = \"*\"; no_new_privs = true; } );\n",
+	     {"su", "session [success=ok default=die] pam_dropgroups.so\n"},
+	     {"y", "session [success=ok default=ok] pam_dropgroups.so\n"},
+	     {"cron", "auth [success=ok auth_err=bad default=done] "
+		      "pam_dropgroups.so\n"});
+	show(&l.diags);
+	assert_int_equal(n_of(&l.diags, DG_ERROR), 0);
+	done(&l);
+}
+
+/* On the module's PAM_SUCCESS, "reset" forgets the failures of the lines
+ * before it: a wrong password would be forgotten. */
+static void test_success_that_resets_is_reported(void **state)
+{
+	struct linted l;
+
+	(void)state;
+	LINT(&l,
+	     "version = 1; restricting = ( );\n"
+	     "rules = ( { services = [ \"login\" ]; drop = \"*\"; "
+	     "no_new_privs = true; } );\n",
+	     {"login", "auth required pam_unix.so\n"
+		       "auth [success=reset default=bad] pam_dropgroups.so\n"});
+	assert_finding(&l.diags, DG_ERROR, "/etc/pam.d/login", 2,
+		       "forgets the failures before it");
+	done(&l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -595,6 +657,8 @@ int main(void)
 		cmocka_unit_test(test_line_in_the_wrong_facility),
 		cmocka_unit_test(test_controls_that_let_a_broken_policy_through),
 		cmocka_unit_test(test_required_brackets_and_jumps_that_fail_closed),
+		cmocka_unit_test(test_every_action_on_a_failure),
+		cmocka_unit_test(test_success_that_resets_is_reported),
 		cmocka_unit_test(test_arguments_the_module_refuses),
 		cmocka_unit_test(test_sudo_needs_system_err_and_sshd_an_account_line),
 		cmocka_unit_test(test_a_report_only_line_enforces_nothing),
