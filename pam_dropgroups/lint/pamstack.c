@@ -6,6 +6,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -421,37 +422,67 @@ static size_t match_prefix(const char *const *names, size_t n, const char **t)
 	return n;
 }
 
+/* The blanks of a bracket: libpam skips them with isspace(), so a
+ * vertical tab, a form feed or a carriage return parts two pairs too. */
+#define BLANKS " \t\n\v\f\r"
+
+/* The number at *t (a digit), read as libpam 1.5.2 reads a jump: into an
+ * int, ten times plus the digit, with no check, so that it wraps at 2^32
+ * as Debian 12's build does (4294967297 is a jump of 1). */
+static int32_t libpam_number(const char **t)
+{
+	uint32_t v = 0;
+
+	for (; isdigit((unsigned char)**t); (*t)++)
+		v = v * 10 + (uint32_t)(**t - '0');
+	return v > INT32_MAX ? -(int32_t)(UINT32_MAX - v) - 1 : (int32_t)v;
+}
+
+/* What libpam does with a number n that is not 0: a jump of n lines, or,
+ * wrapped below 0, the action of that code of libpam's own (-1 ok,
+ * -2 done, -3 bad, -4 die, -5 reset, -6 not set), as it would with the
+ * word; a code no action has fails the call, as "bad" does. */
+static int number_action(int32_t n)
+{
+	static const int codes[] = {
+		DG_PAM_ACTION_OK,  DG_PAM_ACTION_DONE,	DG_PAM_ACTION_BAD,
+		DG_PAM_ACTION_DIE, DG_PAM_ACTION_RESET, UNSET,
+	};
+
+	if (n > 0)
+		return -n;
+	if (n >= -(int32_t)(sizeof(codes) / sizeof(*codes)))
+		return codes[-n - 1];
+	return DG_PAM_ACTION_BAD;
+}
+
 /* One "value=action" at *t; false if libpam could not read it. */
 static bool one_pair(const char **t, int *actions)
 {
 	size_t n_acts = sizeof(action_names) / sizeof(*action_names);
-	size_t ret = match_prefix(return_names, N_CODES + 1, t), act;
-	char *end;
+	size_t ret = match_prefix(return_names, N_CODES + 1, t);
+	int act;
 
 	if (ret > N_CODES || !**t)
 		return false;
-	*t += strspn(*t, " \t");
+	*t += strspn(*t, BLANKS);
 	if (*(*t)++ != '=')
 		return false;
-	*t += strspn(*t, " \t");
-	act = match_prefix(action_names, n_acts, t);
-	if (act == n_acts) {
-		long n;
+	*t += strspn(*t, BLANKS);
+	act = (int)match_prefix(action_names, n_acts, t);
+	if (act == (int)n_acts) {
+		int32_t n;
 
-		if (!isdigit((unsigned char)**t) ||
-		    (n = strtol(*t, &end, 10)) <= 0 || n > INT_MAX)
+		if (!isdigit((unsigned char)**t))
+			return false;
+		if ((n = libpam_number(t)) == 0)
 			return false; /* libpam: no jump of 0 lines */
-		*t = end;
-		if (ret == N_CODES)
-			set_default(actions, (int)-n);
-		else
-			actions[ret] = (int)-n;
-		return true;
+		act = number_action(n);
 	}
 	if (ret == N_CODES)
-		set_default(actions, (int)act);
+		set_default(actions, act);
 	else
-		actions[ret] = (int)act;
+		actions[ret] = act;
 	return true;
 }
 
@@ -460,7 +491,7 @@ static bool one_pair(const char **t, int *actions)
 static void parse_pairs(const char *t, int *actions)
 {
 	for (;;) {
-		t += strspn(t, " \t");
+		t += strspn(t, BLANKS);
 		if (!*t || *t == ']')
 			break;
 		if (!one_pair(&t, actions)) {

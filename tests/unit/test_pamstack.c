@@ -577,6 +577,60 @@ static void test_include_and_substack_ignore_case(void **state)
 	unload(&l);
 }
 
+/* libpam reads the blanks of a bracket with isspace(): a vertical tab, a
+ * form feed or a carriage return parts two pairs as a space does.  Read
+ * as text it cannot parse, every code would be "bad" and a bracket that
+ * ignores the module's failure would look as if it counted it. */
+static void test_every_blank_parts_pairs(void **state)
+{
+	static const char *const controls[] = {
+		"[success=ok default=ignore]",	"[success=ok\tdefault=ignore]",
+		"[success=ok\vdefault=ignore]", "[success=ok\fdefault=ignore]",
+		"[success=ok\rdefault=ignore]", "[\rdefault\v=\fignore\r]",
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(controls) / sizeof(*controls); i++)
+		if (dg_pamstack_control_action(controls[i], PAM_SESSION_ERR) !=
+		    DG_PAM_ACTION_IGNORE)
+			fail_msg("control %zu is not read as default=ignore", i);
+}
+
+/* libpam 1.5.2 reads a jump into an int that wraps at 2^32 (Debian 12's
+ * build: 4294967297 lines is a jump of 1, 4294967291 is libpam's code of
+ * "reset", -5); a number that wraps to 0 is refused like 0. */
+static void test_numbers_wrap_as_libpam_reads_them(void **state)
+{
+	(void)state;
+	assert_int_equal(
+		dg_pamstack_control_action("[default=4294967297]", PAM_SESSION_ERR),
+		DG_PAM_ACTION_JUMP);
+	assert_int_equal(
+		dg_pamstack_control_action("[default=2147483647]", PAM_SESSION_ERR),
+		DG_PAM_ACTION_JUMP);
+	assert_int_equal(
+		dg_pamstack_control_action("[default=4294967295]", PAM_SESSION_ERR),
+		DG_PAM_ACTION_OK);
+	assert_int_equal(
+		dg_pamstack_control_action("[default=4294967294]", PAM_SESSION_ERR),
+		DG_PAM_ACTION_DONE);
+	assert_int_equal(
+		dg_pamstack_control_action("[default=4294967291]", PAM_SESSION_ERR),
+		DG_PAM_ACTION_RESET);
+	/* -6, libpam's "not set": the default of the bracket, bad */
+	assert_int_equal(dg_pamstack_control_action(
+				 "[session_err=ignore session_err=4294967290]",
+				 PAM_SESSION_ERR),
+			 DG_PAM_ACTION_BAD);
+	/* a code no action has, and 0 */
+	assert_int_equal(
+		dg_pamstack_control_action("[default=2147483648]", PAM_SESSION_ERR),
+		DG_PAM_ACTION_BAD);
+	assert_int_equal(
+		dg_pamstack_control_action("[default=4294967296]", PAM_SESSION_ERR),
+		DG_PAM_ACTION_BAD);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -599,6 +653,8 @@ int main(void)
 		cmocka_unit_test(test_control_brackets),
 		cmocka_unit_test(test_every_control_value),
 		cmocka_unit_test(test_include_and_substack_ignore_case),
+		cmocka_unit_test(test_every_blank_parts_pairs),
+		cmocka_unit_test(test_numbers_wrap_as_libpam_reads_them),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

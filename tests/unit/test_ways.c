@@ -649,6 +649,27 @@ static void test_success_that_resets_is_reported(void **state)
 	done(&l);
 }
 
+/* A bracket whose pairs a vertical tab parts ignores the failure, as
+ * libpam reads it: lint must say so, not read every code as "bad". */
+static void test_a_bracket_parted_by_any_blank(void **state)
+{
+	struct linted l;
+
+	(void)state;
+	LINT(&l,
+	     "version = 1; restricting = ( );\n"
+	     "rules = ( { services = [ \"su\", \"y\" ]; drop = \"*\"; "
+	     "no_new_privs = true; } );\n",
+	     {"su", "session [success=ok\vdefault=ignore] pam_dropgroups.so\n"},
+	     {"y", "session [success=ok default=4294967297] "
+		   "pam_dropgroups.so\n"});
+	assert_finding(&l.diags, DG_ERROR, "/etc/pam.d/su", 1,
+		       "a failure of the module does not count");
+	assert_finding(&l.diags, DG_ERROR, "/etc/pam.d/y", 1,
+		       "a failure of the module does not count");
+	done(&l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -659,6 +680,7 @@ int main(void)
 		cmocka_unit_test(test_required_brackets_and_jumps_that_fail_closed),
 		cmocka_unit_test(test_every_action_on_a_failure),
 		cmocka_unit_test(test_success_that_resets_is_reported),
+		cmocka_unit_test(test_a_bracket_parted_by_any_blank),
 		cmocka_unit_test(test_arguments_the_module_refuses),
 		cmocka_unit_test(test_sudo_needs_system_err_and_sshd_an_account_line),
 		cmocka_unit_test(test_a_report_only_line_enforces_nothing),
