@@ -244,21 +244,33 @@ static const char *const bidi_controls[] = {
 /* Text that does not show as libconfig reads it: a carriage return that
  * ends no line (a terminal prints what follows it over what precedes it,
  * so "# x\rrestricting = ( ... );" looks like a setting and is a
- * comment), other control characters, and bidirectional controls.  The
- * first one is reported: one is enough to refuse the file. */
+ * comment), other control characters, C1 controls in UTF-8 (terminals
+ * act on them as on their ESC forms: U+0085 starts a new line, U+009B
+ * a sequence that can erase one), and bidirectional controls.  Other
+ * bytes, valid UTF-8 or not, are libconfig's to read: a group name may
+ * be in another encoding.  The first one is reported: one is enough to
+ * refuse the file. */
 static void check_invisible(struct scan *s, const char *text)
 {
 	int line = 1;
 
 	for (const char *c = text; *c; c++) {
 		unsigned char u = (unsigned char)*c;
+		size_t control = dg_util_control_len(c, true);
 
 		if (u == '\n') {
 			line++;
 			continue;
 		}
+		if (control == 2) {
+			scan_error(s, line,
+				   "control character U+%04X: the file would "
+				   "not read as it shows",
+				   (unsigned)(c[1] & 0x3f) | 0x80u);
+			return;
+		}
 		if ((u == '\r' && c[1] != '\n') ||
-		    (dg_util_control_len(c, false) && u != '\t' && u != '\r')) {
+		    (control && u != '\t' && u != '\r')) {
 			scan_error(s, line,
 				   "control character 0x%02x: the file would "
 				   "not read as it shows (a carriage return may "

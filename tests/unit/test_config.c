@@ -464,6 +464,23 @@ static void rules_append_across_files(void **state)
 	done(&p);
 }
 
+/* Terminals act on the C1 controls in UTF-8 as on their ESC forms. */
+static void c1_controls_are_refused(void **state)
+{
+	(void)state;
+	/* U+0085, next line: a terminal shows the rest as a line of its own */
+	expect_error("version = 1;\nrestricting = ( ); # TODO\xc2\x85"
+		     "restricting = ( \"g\" );\n",
+		     2, "control character U+0085");
+	/* U+009B, CSI: "\x9b" "2K" erases the line it is on */
+	expect_error("version = 1;\n# \xc2\x9b" "2K\nrestricting = ( );\n", 2,
+		     "control character U+009B");
+	expect_error("version = 1;\nrestricting = ( \"\xc2\x80\" );\n", 2,
+		     "control character U+0080");
+	expect_error("version = 1;\nrestricting = ( \"\xc2\x9f\" );\n", 2,
+		     "control character U+009F");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -479,6 +496,7 @@ int main(void)
 		cmocka_unit_test(services_required),
 		cmocka_unit_test(include_dir_only_in_main_file),
 		cmocka_unit_test(at_include_is_refused),
+		cmocka_unit_test(c1_controls_are_refused),
 		cmocka_unit_test(bad_gids_and_names),
 		cmocka_unit_test(unterminated_comment_refuses_the_file),
 		cmocka_unit_test(strings_side_by_side_are_refused),
