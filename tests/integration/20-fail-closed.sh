@@ -498,6 +498,37 @@ test_oversized_policy_file() {
 	expect_session_failure "$POLICY: file is larger than 1048576 bytes"
 }
 
+# libconfig would read a file with a NUL byte only up to it: whatever
+# follows (here, the restricting list) would be silently ignored.
+test_policy_with_a_nul_byte_fails_closed() {
+	printf 'version = 1;\n# \0\nrestricting = ( "games-abusers" );\nrules = ( { services = "*"; drop = "*"; } );\n' | policy
+	expect_session_failure "$POLICY: file contains a NUL byte"
+}
+
+# The same in a drop-in, as its very last byte (after the last newline).
+test_drop_in_ending_in_a_nul_byte_fails_closed() {
+	good_policy
+	mkdir -m 0755 /etc/security/dropgroups.d
+	printf 'version = 1;\n\0' | policy /etc/security/dropgroups.d/10-x.conf
+	expect_session_failure "/etc/security/dropgroups.d/10-x.conf: file contains a NUL byte"
+}
+
+# The limit itself is allowed: a file of exactly 1048576 bytes, most of
+# them one comment line with no newline at its end, trims; one byte more
+# is refused.
+test_policy_of_exactly_the_size_limit_is_read() {
+	good_policy
+	printf '#' >> "$POLICY"
+	head -c $((1048576 - $(stat -c %s "$POLICY"))) /dev/zero | tr '\0' 'x' >> "$POLICY"
+	[ "$(stat -c %s "$POLICY")" -eq 1048576 ] || fail "not 1 MiB"
+	stack session success
+	run_pam alice open_session
+	assert_rc 0
+	assert_groups 1001 2003
+	printf 'x' >> "$POLICY"
+	expect_session_failure "$POLICY: file is larger than 1048576 bytes"
+}
+
 test_system_err_option_changes_only_the_failure_code() {
 	good_policy
 	stack session system_err "config=$POLICY" system_err

@@ -464,7 +464,35 @@ static void rules_append_across_files(void **state)
 	done(&p);
 }
 
-/* Terminals act on the C1 controls in UTF-8 as on their ESC forms. */
+/* Every byte a policy file can hold, one class at a time: each C0 control
+ * but tab (and CR before LF), DEL, the C1 controls in UTF-8, every
+ * bidirectional control, a carriage return as the very last byte, and
+ * text after the last newline; bytes that are not UTF-8 are libconfig's
+ * to read (a group name in another encoding). */
+static void every_control_byte_is_refused(void **state)
+{
+	char text[64], want[32];
+
+	(void)state;
+	for (unsigned b = 1; b < 0x20; b++) {
+		if (b == '\t' || b == '\n')
+			continue;
+		snprintf(text, sizeof(text),
+			 "version = 1;\nrestricting = ( ); #%c x\n", (char)b);
+		snprintf(want, sizeof(want), "control character 0x%02x", b);
+		expect_error(text, 2, want);
+	}
+	expect_error("version = 1;\nrestricting = ( ); # \x7f\n", 2,
+		     "control character 0x7f");
+	/* a form feed shows as a new line: this looks like a setting */
+	expect_error("version = 1;\nrestricting = ( ); # TODO\f"
+		     "restricting = ( \"g\" );\n",
+		     2, "control character 0x0c");
+	/* a carriage return that ends the file ends no line */
+	expect_error("version = 1;\nrestricting = ( );\r", 2,
+		     "control character 0x0d");
+}
+
 static void c1_controls_are_refused(void **state)
 {
 	(void)state;
@@ -479,6 +507,48 @@ static void c1_controls_are_refused(void **state)
 		     "control character U+0080");
 	expect_error("version = 1;\nrestricting = ( \"\xc2\x9f\" );\n", 2,
 		     "control character U+009F");
+}
+
+static void every_bidirectional_control_is_refused(void **state)
+{
+	static const char *const bidi[] = {
+		"\xe2\x80\x8e", "\xe2\x80\x8f", "\xe2\x80\xaa", "\xe2\x80\xab",
+		"\xe2\x80\xac", "\xe2\x80\xad", "\xe2\x80\xae", "\xe2\x81\xa6",
+		"\xe2\x81\xa7", "\xe2\x81\xa8", "\xe2\x81\xa9", "\xd8\x9c",
+	};
+	char text[64];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bidi) / sizeof(*bidi); i++) {
+		snprintf(text, sizeof(text),
+			 "version = 1;\nrestricting = ( ); # %s );\n", bidi[i]);
+		expect_error(text, 2, "bidirectional control");
+	}
+}
+
+static void bytes_that_are_not_utf8_are_read(void **state)
+{
+	struct parsed p;
+
+	(void)state;
+	/* Latin-1, a lone lead byte, a byte just past the C1 range, and a
+	 * cut bidi control at the very end, after the last newline */
+	parse(&p,
+	      "version = 1;\nrestricting = ( \"gr\xfcn\", \"\xe2\", \"\xc2\xa0\" );"
+	      "\n# \xe2\x80",
+	      DG_MAIN_FILE);
+	assert_false(dg_diag_failed(&p.diags));
+	assert_int_equal(p.cfg.restricting.n, 3);
+	assert_string_equal(p.cfg.restricting.v[0].name, "gr\xfcn");
+	done(&p);
+}
+
+/* libconfig reads @include on a last line without a newline too. */
+static void at_include_on_the_last_line_is_refused(void **state)
+{
+	(void)state;
+	expect_error(HEAD "@include \"/tmp/evil.conf\"", 3,
+		     "@include is not allowed");
 }
 
 int main(void)
@@ -496,7 +566,11 @@ int main(void)
 		cmocka_unit_test(services_required),
 		cmocka_unit_test(include_dir_only_in_main_file),
 		cmocka_unit_test(at_include_is_refused),
+		cmocka_unit_test(every_control_byte_is_refused),
 		cmocka_unit_test(c1_controls_are_refused),
+		cmocka_unit_test(every_bidirectional_control_is_refused),
+		cmocka_unit_test(bytes_that_are_not_utf8_are_read),
+		cmocka_unit_test(at_include_on_the_last_line_is_refused),
 		cmocka_unit_test(bad_gids_and_names),
 		cmocka_unit_test(unterminated_comment_refuses_the_file),
 		cmocka_unit_test(strings_side_by_side_are_refused),
