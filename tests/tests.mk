@@ -4,7 +4,7 @@
 # rules and the UNIT_TESTS and TEST_HELPERS lists, and no target of its
 # own that `make` would build by default.
 
-UNIT_TESTS   := test_policy test_config test_cache test_resolve test_idmap test_property \
+UNIT_TESTS   := test_policy test_decide test_config test_cache test_resolve test_idmap test_property \
 		test_pamstack test_ways test_nsswitch test_sudoers test_dropin \
 		test_sshdconf test_syntax test_logline
 TEST_HELPERS  = $(B)/logsink $(B)/pambench $(B)/libnss_dgfault.so.2 $(B)/allocfail \

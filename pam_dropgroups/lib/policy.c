@@ -117,41 +117,48 @@ bool dg_policy_needs_names(const struct dg_policy *policy,
 	       (rule->mode == DG_MODE_KEEP && rule->keep_names.n > 0);
 }
 
-/* asked: what NSS said of gid, or NULL when it was not asked. */
-static struct dg_verdict judge(gid_t gid, gid_t primary_gid,
-			       const struct dg_policy *policy,
-			       const struct dg_rule *rule,
-			       const struct dg_gid_name *asked)
+/* What the decision core (decide.c) needs to know of gid: the look-ups
+ * into the policy's sets and name lists, as DG_DECIDE_* bits.
+ * asked: what NSS said of gid, or NULL when it was not asked. */
+static unsigned char facts_of(gid_t gid, const struct dg_policy *policy,
+			      const struct dg_rule *rule,
+			      const struct dg_gid_name *asked)
 {
 	const char *name = asked ? asked->name : NULL;
 	bool listed = dg_gids_contains(&rule->named, gid);
-	bool named = rule->all || listed ||
-		     (rule->mode == DG_MODE_KEEP && name &&
-		      dg_strlist_has_nocase(&rule->keep_names, name));
-	bool by_gid = dg_gids_contains(&policy->restricting, gid);
-	bool by_name = !by_gid && name &&
-		       dg_strlist_has_nocase(&policy->restricting_names, name);
-	struct dg_verdict v = {.gid = gid};
+	unsigned char f = 0;
 
-	if (by_gid || by_name) {
-		v.kept = true;
-		v.reason = DG_REASON_RESTRICTING;
-		v.by_name = by_name;
+	if (listed)
+		f |= DG_DECIDE_LISTED;
+	if (rule->all || listed ||
+	    (rule->mode == DG_MODE_KEEP && name &&
+	     dg_strlist_has_nocase(&rule->keep_names, name)))
+		f |= DG_DECIDE_NAMED;
+	if (dg_gids_contains(&policy->restricting, gid))
+		f |= DG_DECIDE_BY_GID;
+	else if (name && dg_strlist_has_nocase(&policy->restricting_names, name))
+		f |= DG_DECIDE_BY_NAME;
+	if (asked && !name && policy->restricting_names.n)
+		f |= DG_DECIDE_UNNAMED;
+	return f;
+}
+
+/* The core's verdict for gid, with what the admin is told besides. */
+static struct dg_verdict verdict_of(gid_t gid, unsigned char facts,
+				    unsigned char verdict, enum dg_mode mode)
+{
+	struct dg_verdict v = {
+		.gid = gid,
+		.kept = verdict & DG_DECIDE_KEPT,
+		.reason = verdict & ~DG_DECIDE_KEPT,
+	};
+
+	if (v.reason == DG_REASON_RESTRICTING) {
+		v.by_name = !(facts & DG_DECIDE_BY_GID);
 		/* "*" covers every group by design; only an explicit gid in
 		 * a drop list is a mistake worth telling the admin about. */
-		v.restricting_named = rule->mode == DG_MODE_DROP && listed;
-	} else if (gid == primary_gid) {
-		v.kept = true;
-		v.reason = DG_REASON_PRIMARY;
-	} else if (asked && !name && policy->restricting_names.n) {
-		/* NSS says this gid has no name.  An outage of a backend that
-		 * sets no errno looks exactly like that, and the name it
-		 * could not give might be a restricting one. */
-		v.kept = true;
-		v.reason = DG_REASON_UNNAMED;
-	} else {
-		v.kept = rule->mode == DG_MODE_DROP ? !named : named;
-		v.reason = named ? DG_REASON_NAMED : DG_REASON_NOT_NAMED;
+		v.restricting_named = mode == DG_MODE_DROP &&
+				      (facts & DG_DECIDE_LISTED);
 	}
 	return v;
 }
@@ -162,32 +169,40 @@ int dg_policy_decide(const gid_t *current, size_t n_current, gid_t primary_gid,
 {
 	_cleanup_free_ struct dg_verdict *verdicts = NULL;
 	_cleanup_free_ gid_t *kept = NULL;
+	_cleanup_free_ unsigned char *facts = NULL, *judged = NULL;
+	_cleanup_free_ size_t *from = NULL;
 	struct dg_gids start = {0};
-	size_t n_kept = 0, at = 0, n_names = names ? names->n : 0;
+	size_t n_kept, at = 0, n_names = names ? names->n : 0;
 
 	if (dg_gids_from(&start, current, n_current) < 0)
 		return -ENOMEM;
 	verdicts = dg_new0(struct dg_verdict, start.n);
 	kept = dg_new0(gid_t, start.n);
-	if (!verdicts || !kept) {
+	facts = dg_new0(unsigned char, start.n);
+	judged = dg_new0(unsigned char, start.n);
+	from = dg_new0(size_t, start.n);
+	if (!verdicts || !kept || !facts || !judged || !from) {
 		dg_gids_free(&start);
 		return -ENOMEM;
 	}
-	/* Walk the start set and keep a subset of it: whatever the rule
-	 * says, nothing outside `current` can ever reach the new list. */
 	for (size_t i = 0; i < start.n; i++) {
 		gid_t g = start.v[i];
 
 		/* start and names are both sorted by gid: walk them together */
 		while (at < n_names && names->v[at].gid < g)
 			at++;
-		verdicts[i] = judge(g, primary_gid, policy, rule,
+		facts[i] = facts_of(g, policy, rule,
 				    at < n_names && names->v[at].gid == g
 					    ? &names->v[at]
 					    : NULL);
-		if (verdicts[i].kept)
-			kept[n_kept++] = g;
 	}
+	/* The core keeps a subset of start, in its order: whatever the
+	 * rule says, nothing outside `current` can reach the new list. */
+	n_kept = dg_decide_gids(start.v, facts, start.n, primary_gid,
+				rule->mode == DG_MODE_KEEP, judged, kept, from);
+	for (size_t i = 0; i < start.n; i++)
+		verdicts[i] = verdict_of(start.v[i], facts[i], judged[i],
+					 rule->mode);
 	*out = (struct dg_decision){
 		.verdicts = DG_TAKE(verdicts),
 		.n_verdicts = start.n,

@@ -13,6 +13,7 @@
 #include <sys/types.h>
 
 #include "config.h"
+#include "decide.h" /* enum dg_reason */
 #include "gids.h"
 #include "strlist.h"
 #include "util.h"
@@ -89,16 +90,6 @@ struct dg_user {
 	gid_t primary_gid;
 	struct dg_gids groups; /* as initgroups(3) would set them */
 	struct dg_membership member;
-};
-
-enum dg_reason {
-	DG_REASON_RESTRICTING, /* kept: a negative credential */
-	DG_REASON_PRIMARY,     /* kept: the user's primary group */
-	DG_REASON_NAMED,       /* named by the rule (dropped, or kept by keep) */
-	DG_REASON_NOT_NAMED,   /* not named (kept by drop, dropped by keep) */
-	/* kept: the policy has restricting names, and NSS gave this gid
-	 * none (an outage can look like that), so it might be one */
-	DG_REASON_UNNAMED,
 };
 
 struct dg_verdict {
