@@ -234,6 +234,9 @@ include tests/kernel/kernel.mk
 # source: make analyze (tests/analyze/).
 include tests/analyze/analyze.mk
 
+# The proof of the decision core (lib/decide.c): make prove.
+include tests/prove/prove.mk
+
 clean:
 	rm -rf $(B) build-asan
 
