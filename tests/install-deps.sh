@@ -25,7 +25,10 @@ slapd ldap-utils
 nslcd libnss-ldapd
 libnss-sss sssd-common sssd-ldap sssd-tools
 cron at ansible libacl1-dev systemd nscd
+frama-c-base why3 z3 cvc4 cvc5
 "
+# (frama-c-base, why3 and the three SMT solvers: make prove, the proof of
+# the decision core; tests/prove/run.sh.)
 # (nscd: for one test that starts it in its own namespace, where /run is
 # private; the policy-rc.d below keeps it from starting on the host, and
 # the check at the end says so.  On the host its socket would make glibc
