@@ -24,12 +24,16 @@ enum dg_reason {
 	DG_REASON_UNNAMED,
 };
 
-
-/* What the edge knows of one gid: a byte of these bits. */
-#define DG_DECIDE_BY_GID  0x01 /* restricting: listed, or a restricting name resolves to it */
-#define DG_DECIDE_BY_NAME 0x02 /* restricting: NSS calls it by a restricting name */
-#define DG_DECIDE_UNNAMED 0x04 /* NSS was asked, gave no name, and the policy has restricting names */
-#define DG_DECIDE_NAMED   0x08 /* the rule names it: "*", its gid, or (keep) its name */
+/* What the edge knows of one gid: a byte of these bits.
+ * BY_GID:  restricting: listed, or a restricting name resolves to it
+ * BY_NAME: restricting: NSS calls it by a restricting name
+ * UNNAMED: NSS was asked, gave no name, and the policy has restricting
+ *          names
+ * NAMED:   the rule names it: "*", its gid, or (keep) its name */
+#define DG_DECIDE_BY_GID  0x01
+#define DG_DECIDE_BY_NAME 0x02
+#define DG_DECIDE_UNNAMED 0x04
+#define DG_DECIDE_NAMED   0x08
 /* the rule lists its gid: not read by the core, kept for the edge's notice
  * that a drop rule lists a restricting gid */
 #define DG_DECIDE_LISTED  0x10

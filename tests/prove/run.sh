@@ -37,11 +37,14 @@ frama-c -machdep gcc_x86_64 \
 	-kernel-warn-key '*=abort' \
 	-cpp-extra-args="-D_GNU_SOURCE -iquote $top/pam_dropgroups/lib" \
 	-warn-unsigned-overflow -warn-unsigned-downcast \
-	-wp -wp-rte -wp-prover z3,cvc4,cvc5 -wp-timeout "$TIMEOUT" -wp-par 2 -wp-cache none \
+	-wp -wp-rte -wp-prover z3,cvc4,cvc5 -wp-timeout "$TIMEOUT" -wp-par 2 \
+	-wp-cache none \
 	-wp-session "$out/session" -wp-report-json "$out/report.json" \
 	"$top/pam_dropgroups/lib/decide.c" > "$out/wp.log" 2>&1 || status=$?
-# the goals that failed, with each prover's answer
-grep -A4 '^\[wp\] \[\(Failed\|Unknown\|Timeout\)\]' "$out/wp.log" || true
+# the goals that failed, with each prover's answer (one prover: on the
+# goal's line; several: on the lines after it)
+grep -A4 '^\[wp\] \[\(Failed\|Unknown\|Timeout\|Stepout\)\]' "$out/wp.log" || true
+grep '^\[wp\] \[.*\] Goal .* : \(Failed\|Unknown\|Timeout\|Stepout\)' "$out/wp.log" || true
 grep -A3 '^\[[a-z:-]*\] \(Warning\|User Error\|Failure\)' "$out/wp.log" || true
 sed -n '/Proved goals:/,$p' "$out/wp.log"
 summary=$(sed -n 's/^\[wp\] Proved goals: *\([0-9]*\) \/ *\([0-9]*\)$/\1 \2/p' "$out/wp.log")
