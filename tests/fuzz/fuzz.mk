@@ -1,29 +1,50 @@
-# libFuzzer targets over the policy code; included by the top Makefile:
+# libFuzzer targets over the policy code and over every parser that
+# reads an admin's file; included by the top Makefile:
 #
 #   include tests/fuzz/fuzz.mk
 #
-# It uses the top Makefile's B, SRC, LIB_SRCS and INC_lib, and defines only FUZZ_*
-# variables and fuzz* targets:
+# It uses the top Makefile's B, SRC, *_SRCS and INC_*, and defines only
+# FUZZ_* variables and fuzz* targets.  The targets:
 #
-#   make fuzz-build      build/fuzz/fuzz_{config,load,explain}, the core
-#                        sources rebuilt with clang and
+#   fuzz_config    the policy validator and resolver (lib/config.c)
+#   fuzz_load      the policy loader, files and cache (lib/load.c)
+#   fuzz_explain   the decision (lib/policy.c)
+#   fuzz_sudoers   sudoers, its includes and sudo.conf (audit/sudoers.c,
+#                  sudolex.c, sudoconf.c)
+#   fuzz_pamstack  PAM stacks from /etc/pam.d (lint/pamstack.c, pamread.c)
+#   fuzz_sshdconf  sshd_config, Include and Match (lint/sshdconf.c)
+#   fuzz_nsswitch  nsswitch.conf (lib/nsswitch.c)
+#
+# Each file-reading target (sudoers, pamstack, sshdconf) writes its input
+# as files in a throwaway root and runs the parser chroot()ed in it
+# (fuzz_root.h says how an input becomes files); each target's source
+# says what it checks.  Seeds: tests/fuzz/seeds/TARGET-ish/ (below).
+#
+#   make fuzz-build      build/fuzz/fuzz_*, the sources they use rebuilt
+#                        with clang and
 #                        -fsanitize=fuzzer-no-link,address,undefined
+#                        (lib/ as objects; lint/ and audit/ as archives,
+#                        so that a target links only what it calls)
 #   make fuzz            fuzz each target for FUZZ_SECONDS seconds (PER
-#                        TARGET: three targets, so 3 x FUZZ_SECONDS in all,
-#                        or less with make -j); new inputs are kept in
+#                        TARGET: seven targets, so 7 x FUZZ_SECONDS in
+#                        all, or less with make -j); new inputs are kept in
 #                        build/fuzz/corpus/TARGET/, crashes written to
 #                        build/fuzz/artifacts/TARGET-*; fails on any crash,
 #                        leak, sanitizer report, broken invariant or timeout
+#   make fuzz-run-TARGET one target alone, e.g.
+#                        make fuzz-run-fuzz_sudoers FUZZ_SECONDS=300
 #   make fuzz-regress    replay tests/fuzz/regressions/* and every seed
 #                        through every target once, without fuzzing (for
-#                        make check; a second or so)
+#                        make check; a few seconds)
 #
 # FUZZ_VERBOSE=1 in the environment makes the targets print the
 # diagnostics of each input, e.g.
 #   FUZZ_VERBOSE=1 build/fuzz/fuzz_load tests/fuzz/seeds/load/*
 #
 # Needs clang and libFuzzer (Debian 12: clang-14 and libclang-rt-14-dev).
-# Run as root: fuzz_load writes root-owned policy files under $TMPDIR.
+# Run as root: fuzz_load writes root-owned policy files under $TMPDIR, and
+# the file-reading targets chroot (not root, they enter a user namespace
+# of their own).
 # A crash found by `make fuzz` belongs in tests/fuzz/regressions/ once
 # fixed, so that fuzz-regress keeps it fixed.
 
@@ -39,10 +60,23 @@ FUZZ_FLAGS    ?=
 
 FUZZ_DIR      := tests/fuzz
 FUZZ_B        := $(B)/fuzz
-FUZZ_TARGETS  := fuzz_config fuzz_load fuzz_explain
+FUZZ_TARGETS  := fuzz_config fuzz_load fuzz_explain fuzz_sudoers \
+		 fuzz_pamstack fuzz_sshdconf fuzz_nsswitch
 FUZZ_BINS     := $(FUZZ_TARGETS:%=$(FUZZ_B)/%)
 FUZZ_CORE_OBJS := $(patsubst $(SRC)/lib/%.c,$(FUZZ_B)/%.o,$(LIB_SRCS))
-FUZZ_DICT     := $(FUZZ_DIR)/policy.dict
+# lint/ and audit/, each an archive: a target links the members it
+# calls, and none of audit's walk (libacl, pthreads).
+FUZZ_LINT_OBJS  := $(patsubst $(SRC)/%.c,$(FUZZ_B)/%.o,$(LINT_SRCS))
+FUZZ_AUDIT_OBJS := $(patsubst $(SRC)/%.c,$(FUZZ_B)/%.o,$(AUDIT_SRCS))
+FUZZ_UNIT_LIBS  := $(FUZZ_B)/liblint.a $(FUZZ_B)/libaudit.a
+# One dictionary per syntax.
+FUZZ_DICT_fuzz_config   := $(FUZZ_DIR)/policy.dict
+FUZZ_DICT_fuzz_load     := $(FUZZ_DIR)/policy.dict
+FUZZ_DICT_fuzz_explain  := $(FUZZ_DIR)/policy.dict
+FUZZ_DICT_fuzz_sudoers  := $(FUZZ_DIR)/sudoers.dict
+FUZZ_DICT_fuzz_pamstack := $(FUZZ_DIR)/pamstack.dict
+FUZZ_DICT_fuzz_sshdconf := $(FUZZ_DIR)/sshdconf.dict
+FUZZ_DICT_fuzz_nsswitch := $(FUZZ_DIR)/nsswitch.dict
 
 FUZZ_SAN      := -fsanitize=address,undefined -fno-sanitize-recover=all \
 		 -fno-omit-frame-pointer
@@ -61,6 +95,12 @@ FUZZ_ENV      := UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 FUZZ_SEEDS_fuzz_config  := $(FUZZ_DIR)/seeds/policy $(FUZZ_DIR)/seeds/load
 FUZZ_SEEDS_fuzz_load    := $(FUZZ_DIR)/seeds/load $(FUZZ_DIR)/seeds/policy
 FUZZ_SEEDS_fuzz_explain := $(FUZZ_DIR)/seeds/explain $(FUZZ_DIR)/seeds/policy
+# The admin's files: shapes of Debian 12's own, each with its target's
+# "#%file" parts for includes.
+FUZZ_SEEDS_fuzz_sudoers  := $(FUZZ_DIR)/seeds/sudoers
+FUZZ_SEEDS_fuzz_pamstack := $(FUZZ_DIR)/seeds/pamstack
+FUZZ_SEEDS_fuzz_sshdconf := $(FUZZ_DIR)/seeds/sshdconf
+FUZZ_SEEDS_fuzz_nsswitch := $(FUZZ_DIR)/seeds/nsswitch
 FUZZ_REPLAY    = $(filter-out %/README %/README.md, \
 		   $(wildcard $(FUZZ_DIR)/regressions/* $(FUZZ_DIR)/seeds/*/*))
 
@@ -76,10 +116,26 @@ $(FUZZ_CORE_OBJS): $(FUZZ_B)/%.o: $(SRC)/lib/%.c $(wildcard $(SRC)/lib/*.h) $(B)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(INC_lib) -Wall -Wextra -Wno-unused-parameter \
 		-fsanitize=fuzzer-no-link -c -o $@ $<
 
+# lint/ and audit/ alike, each with its unit's include path.
+$(FUZZ_LINT_OBJS) $(FUZZ_AUDIT_OBJS): $(FUZZ_B)/%.o: $(SRC)/%.c \
+		$(wildcard $(SRC)/lib/*.h $(SRC)/lint/*.h $(SRC)/audit/*.h)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(INC_$(call unit_of,$*)) -Wall -Wextra \
+		-Wno-unused-parameter -fsanitize=fuzzer-no-link -c -o $@ $<
+
+$(FUZZ_B)/liblint.a: $(FUZZ_LINT_OBJS)
+	rm -f $@
+	ar rcs $@ $^
+
+$(FUZZ_B)/libaudit.a: $(FUZZ_AUDIT_OBJS)
+	rm -f $@
+	ar rcs $@ $^
+
 $(FUZZ_BINS): $(FUZZ_B)/%: $(FUZZ_DIR)/%.c $(FUZZ_DIR)/fuzz_common.h \
-		$(FUZZ_CORE_OBJS) | $(FUZZ_B)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -Wall -Wextra -Werror $(INC_lib) -iquote tests/lib \
-		-fsanitize=fuzzer -o $@ $< $(FUZZ_CORE_OBJS) $(FUZZ_LIBS)
+		$(FUZZ_DIR)/fuzz_root.h $(FUZZ_CORE_OBJS) $(FUZZ_UNIT_LIBS) | $(FUZZ_B)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -Wall -Wextra -Werror $(INC_cli) -iquote tests/lib \
+		-fsanitize=fuzzer -o $@ $< $(FUZZ_CORE_OBJS) $(FUZZ_UNIT_LIBS) \
+		$(FUZZ_LIBS)
 
 fuzz: $(FUZZ_TARGETS:%=fuzz-run-%)
 
@@ -87,7 +143,7 @@ $(FUZZ_TARGETS:%=fuzz-run-%): fuzz-run-%: $(FUZZ_B)/%
 	mkdir -p $(FUZZ_B)/corpus/$* $(FUZZ_B)/artifacts
 	$(FUZZ_ENV) $(FUZZ_B)/$* -max_total_time=$(FUZZ_SECONDS) \
 		-max_len=$(FUZZ_MAX_LEN) -timeout=$(FUZZ_TIMEOUT) \
-		-dict=$(FUZZ_DICT) -print_final_stats=1 \
+		-dict=$(FUZZ_DICT_$*) -print_final_stats=1 \
 		-artifact_prefix=$(FUZZ_B)/artifacts/$*- $(FUZZ_FLAGS) \
 		$(FUZZ_B)/corpus/$* $(FUZZ_SEEDS_$*)
 
