@@ -54,6 +54,15 @@ static char fzr_dir[4096];
 static int fzr_dirfd = -1, fzr_hostroot = -1, fzr_cwd = -1;
 static bool fzr_inside;
 
+/* The line counts fzr_lines found since the root was entered: a
+ * reader may give thousands of results in one file. */
+#define FZR_CACHE 32
+static struct {
+	char *path;
+	long n;
+} fzr_cache[FZR_CACHE];
+static size_t fzr_cached;
+
 /* FUZZ_VERBOSE set in the environment: print what each input gave. */
 __attribute__((unused)) static bool
 fzr_verbose(void)
@@ -116,6 +125,9 @@ fzr_leave(void)
 	if (fchdir(fzr_hostroot) < 0 || chroot(".") < 0 || fchdir(fzr_cwd) < 0)
 		fz_fail("leaving the root: %s", strerror(errno));
 	fzr_inside = false;
+	for (size_t i = 0; i < fzr_cached; i++)
+		free(fzr_cache[i].path);
+	fzr_cached = 0;
 }
 
 __attribute__((unused)) static void
@@ -346,13 +358,23 @@ fzr_lines(const char *path)
 
 	if (!fzr_inside)
 		fz_fail("fzr_lines outside the root");
+	for (size_t i = 0; i < fzr_cached; i++)
+		if (!strcmp(fzr_cache[i].path, path))
+			return fzr_cache[i].n;
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) < 0)
 		return -1;
 	while ((r = read(fd, buf, sizeof(buf))) > 0)
 		for (ssize_t i = 0; i < r; i++)
 			n += buf[i] == '\n';
 	close(fd);
-	return r < 0 ? -1 : n;
+	if (r < 0)
+		return -1;
+	if (fzr_cached < FZR_CACHE &&
+	    (fzr_cache[fzr_cached].path = strdup(path))) {
+		fzr_cache[fzr_cached].n = n;
+		fzr_cached++;
+	}
+	return n;
 }
 
 /* Line line of file (in the root) is one the file has: 0 (no line), or
