@@ -614,9 +614,43 @@ static int judge_runas(struct sudo_state *s, char *right,
 	return 0;
 }
 
+static int same_group(const void *a, const void *b)
+{
+	const struct dg_evidence *x = a, *y = b;
+
+	if (x->by_gid != y->by_gid)
+		return x->by_gid ? -1 : 1;
+	if (x->by_gid)
+		return x->gid < y->gid ? -1 : x->gid > y->gid;
+	return strcmp(x->name, y->name);
+}
+
+/* One piece of evidence per group for the rule whose evidence starts at
+ * from: each is at the rule's own line, and an alias that expands to a
+ * group many times (named twice, or in a loop, up to the expansion
+ * budget) would otherwise count as tens of thousands of places. */
+static void one_per_group(struct dg_evidence_store *ev, size_t from)
+{
+	size_t w = from;
+
+	if (ev->n - from < 2)
+		return;
+	qsort(ev->v + from, ev->n - from, sizeof(*ev->v), same_group);
+	for (size_t i = from; i < ev->n; i++) {
+		if (w > from && same_group(&ev->v[w - 1], &ev->v[i]) == 0) {
+			free(ev->v[i].name);
+			free(ev->v[i].where);
+			continue;
+		}
+		ev->v[w++] = ev->v[i];
+	}
+	ev->n = w;
+}
+
 static int judge_rule(struct sudo_state *s, const struct rule *ru)
 {
 	_cleanup_free_ char *t = strdup(ru->text);
+	size_t from = s->found.n;
 	char *eq;
 	int r;
 
@@ -624,14 +658,18 @@ static int judge_rule(struct sudo_state *s, const struct rule *ru)
 	s->warned = false;
 	if (!t)
 		return -ENOMEM;
-	if (!strncmp(t, "Defaults", 8))
-		return judge_defaults(s, t, ru);
-	if (!(eq = strchr(t, '=')))
-		return 0;
-	*eq = '\0';
-	if ((r = judge_list(s, t, false, 0, ru)) < 0)
-		return r;
-	return judge_runas(s, eq + 1, ru);
+	if (!strncmp(t, "Defaults", 8)) {
+		r = judge_defaults(s, t, ru);
+	} else if ((eq = strchr(t, '='))) {
+		*eq = '\0';
+		r = judge_list(s, t, false, 0, ru);
+		if (r >= 0)
+			r = judge_runas(s, eq + 1, ru);
+	} else {
+		r = 0;
+	}
+	one_per_group(&s->found, from);
+	return r;
 }
 
 /* --- pam_session --- */

@@ -11,7 +11,8 @@
  * sudo.conf, through sudoconf.c.
  *
  * Checked: the readers return 0 or a -errno; each piece of evidence is
- * a sudoers %group, at a file:line the root has; each diagnostic is well
+ * a sudoers %group, at a file:line the root has, and no group is
+ * evidence twice at one line; each diagnostic is well
  * formed and at a line its file has; where pam_session is off is a
  * Defaults line of a file, with its binding; the lexer's lines are
  * numbered in order within the text and hold no newline; the sudoers
@@ -24,6 +25,10 @@
 #include "sudoconf.h"
 #include "sudoers.h"
 #include "sudolex.h"
+
+/* how far on to look for the same piece again (evidence is in rule
+ * order, so a rule's pieces are together) */
+#define FZ_MAX_SAME 256
 
 static long count_lines(const char *text)
 {
@@ -127,6 +132,15 @@ static void audit(const struct dg_sudoers_how *how)
 		if (!e->where)
 			fz_fail("evidence %zu is nowhere", i);
 		check_where(e->where);
+		/* one place, one piece: a rule at where names the group
+		 * once however many times its aliases expand to it */
+		for (size_t k = i + 1; k < ev.n && k < i + FZ_MAX_SAME; k++)
+			if (!strcmp(ev.v[k].where, e->where) &&
+			    ev.v[k].by_gid == e->by_gid &&
+			    (e->by_gid ? ev.v[k].gid == e->gid
+				       : !strcmp(ev.v[k].name, e->name)))
+				fz_fail("%s is evidence twice at %s",
+					e->name ? e->name : "a gid", e->where);
 		if (fzr_verbose())
 			fprintf(stderr, "  evidence: %s at %s\n",
 				e->name ? e->name : "(gid)", e->where);

@@ -174,6 +174,29 @@ static void an_alias_loop_is_an_error_with_its_line(void **state)
 	free(p);
 }
 
+/* An alias defined twice (sudo keeps one; which one, the reader cannot
+ * tell, so it expands both) in a loop doubles at each of the 32 levels
+ * the expansion budget allows: one group at one line is one place, not
+ * tens of thousands (fuzz_sudoers found it). */
+static void an_alias_named_many_times_is_one_place(void **state)
+{
+	struct fixture *f = *state;
+	char *p = write_file(f, "sudoers",
+			     "User_Alias A = B, !%staff\n"
+			     "User_Alias B = A\n"
+			     "User_Alias A = B, !%#29\n"
+			     "User_Alias B = A\n"
+			     "A ALL=ALL\n"
+			     "ALL, !%video, !%video ALL=(ALL, !%video) ALL\n");
+
+	assert_int_equal(read_one(f, p), -ELOOP);
+	assert_true(has(f, "staff", p, 5));
+	assert_true(has(f, "video", p, 6));
+	/* staff, gid 29, video */
+	assert_int_equal(f->ev.n, 3);
+	free(p);
+}
+
 static void includes_and_include_directories(void **state)
 {
 	struct fixture *f = *state;
@@ -440,6 +463,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(an_excluded_group_and_its_decoys, setup, teardown),
 		cmocka_unit_test_setup_teardown(aliases_expand_to_their_members, setup, teardown),
 		cmocka_unit_test_setup_teardown(an_alias_loop_is_an_error_with_its_line, setup, teardown),
+		cmocka_unit_test_setup_teardown(an_alias_named_many_times_is_one_place, setup, teardown),
 		cmocka_unit_test_setup_teardown(includes_and_include_directories, setup, teardown),
 		cmocka_unit_test_setup_teardown(an_include_path_names_the_host, setup, teardown),
 		cmocka_unit_test_setup_teardown(continuations_and_comments, setup, teardown),
