@@ -12,9 +12,9 @@
  *
  * Checked: the load returns 0 or the -errno of the service's file;
  * the service's file is the first file read; each line is at a line
- * its file has, with a control and a module, in a frame that exists,
- * as many substacks deep as its frame's chain, of its substack's
- * facility; each frame's parent comes before it; a control's action is
+ * its file has, with a control and a module (maybe ""), in a frame that
+ * exists, as many substacks deep as its frame's chain, of its
+ * substack's facility; each frame's parent comes before it; a control's action is
  * one libpam has, a jump at least one line long; a line is skipped only
  * by an earlier line of the stack, on a code asked about; each
  * diagnostic is well formed and at a line its file has.  And no leak,
@@ -107,7 +107,9 @@ static void check_lines(const struct dg_pam_stack *s)
 		if (l->facility >= DG_PAM_FACILITIES)
 			fz_fail("line %zu has facility %d", i,
 				(int)l->facility);
-		if (!l->control || !*l->control || !l->module || !*l->module)
+		/* a module written "[]" is "", as libpam's _pam_StrTok
+		 * reads it (and then fails to load it) */
+		if (!l->control || !*l->control || !l->module)
 			fz_fail("line %zu has no control or no module", i);
 		if (l->frame >= s->frames.n)
 			fz_fail("line %zu is in frame %u of %zu", i, l->frame,
