@@ -14,11 +14,11 @@
  * the service's file is the first file read; each line is at a line
  * its file has, with a control and a module (maybe ""), in a frame that
  * exists, as many substacks deep as its frame's chain, of its
- * substack's facility; each frame's parent comes before it; a control's action is
- * one libpam has, a jump at least one line long; a line is skipped only
- * by an earlier line of the stack, on a code asked about; each
- * diagnostic is well formed and at a line its file has.  And no leak,
- * no sanitizer report. */
+ * substack's facility; each frame's parent comes before it; a
+ * control's action is one libpam has, a jump at least one line long; a
+ * line is skipped only by an earlier line of the stack, on a code asked
+ * about; each diagnostic is well formed and at a line its file has.
+ * And no leak, no sanitizer report. */
 #include "fuzz_root.h"
 
 #include <security/_pam_types.h>
