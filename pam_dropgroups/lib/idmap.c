@@ -5,8 +5,24 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "util.h"
+
+/* Could the kernel have written range?  It refuses a range whose first
+ * id plus count passes 2^32 - 1, inside or outside.  sscanf's %llu takes
+ * "-1" as 2^64 - 1 without a word, and such a count would map every gid:
+ * a map the kernel never wrote is refused, not read as one that shows
+ * every gid as it is. */
+static bool kernel_could_write(const char *text, int used,
+			       const struct dg_idmap_range *range)
+{
+	const unsigned long long top = 4294967295ULL;
+
+	return !memchr(text, '-', (size_t)used) && range->count <= top &&
+	       range->inside <= top - range->count &&
+	       range->outside <= top - range->count;
+}
 
 int dg_idmap_parse(const char *text, struct dg_idmap *out)
 {
@@ -26,6 +42,8 @@ int dg_idmap_parse(const char *text, struct dg_idmap *out)
 				goto invalid;
 			break;
 		}
+		if (!kernel_could_write(p, used, &range))
+			goto invalid;
 		if (DG_APPEND(&map, range) < 0) {
 			dg_idmap_free(&map);
 			return -ENOMEM;

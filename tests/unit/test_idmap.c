@@ -145,6 +145,32 @@ static void range_that_ends_at_the_highest_gid(void **state)
 	dg_idmap_free(&map);
 }
 
+/* Ranges the kernel never writes: read as numbers, each would map every
+ * gid (or wrap), so a gid the namespace cannot show would pass. */
+static void ranges_the_kernel_cannot_write_are_refused(void **state)
+{
+	struct dg_idmap map;
+
+	(void)state;
+	assert_int_equal(dg_idmap_parse("0 0 -1\n", &map), -EINVAL);
+	assert_int_equal(dg_idmap_parse("-1 0 1\n", &map), -EINVAL);
+	assert_int_equal(dg_idmap_parse("0 -5 1\n", &map), -EINVAL);
+	assert_int_equal(dg_idmap_parse("0 0 4294967296\n", &map), -EINVAL);
+	assert_int_equal(dg_idmap_parse("1 0 4294967295\n", &map), -EINVAL);
+	assert_int_equal(dg_idmap_parse("0 1 4294967295\n", &map), -EINVAL);
+	assert_int_equal(dg_idmap_parse("4294967295 0 1\n", &map), -EINVAL);
+	assert_int_equal(dg_idmap_parse("0 0 1\n1000 1000 18446744073709551615\n",
+					&map),
+			 -EINVAL);
+	/* the baselines: the largest ranges the kernel does write */
+	assert_int_equal(dg_idmap_parse("0 0 4294967295\n", &map), 0);
+	assert_true(dg_idmap_is_identity(&map));
+	dg_idmap_free(&map);
+	assert_int_equal(dg_idmap_parse("4294967294 100 1\n", &map), 0);
+	assert_int_equal(check1(&map, 4294967294u), 0);
+	dg_idmap_free(&map);
+}
+
 /* A namespace that maps gids 0 to 65535 one to one is not the initial
  * one: a gid above them shows as the overflow gid, so 65534 may stand
  * for any of those. */
@@ -190,6 +216,7 @@ int main(void)
 		cmocka_unit_test(overflow_gid_in_a_namespace_is_refused),
 		cmocka_unit_test(unmapped_gid_is_refused),
 		cmocka_unit_test(garbage_is_refused),
+		cmocka_unit_test(ranges_the_kernel_cannot_write_are_refused),
 		cmocka_unit_test(range_edges),
 		cmocka_unit_test(range_of_count_zero_maps_nothing),
 		cmocka_unit_test(every_range_is_looked_at),
