@@ -87,10 +87,7 @@ comma := ,
 # per source in $(B)/tsan, each unit with its own include path as in the
 # real build: a mutation of one file rebuilds one object (make mutate).
 TSAN_CLI     := $(B)/tsan/dropgroups
-# (-Wno-bitwise-instead-of-logical: clang's alone; the code uses `|` where
-# both sides must run, as lint/ways.c's print-then-fclose)
-TSAN_FLAGS   := -O1 -g -fsanitize=thread -fno-omit-frame-pointer \
-		-Wno-bitwise-instead-of-logical
+TSAN_FLAGS   := -O1 -g -fsanitize=thread -fno-omit-frame-pointer
 TSAN_OBJS    := $(patsubst $(SRC)/%.c,$(B)/tsan/%.o,\
 		$(LIB_SRCS) $(LINT_SRCS) $(AUDIT_SRCS) $(CLI_SRCS))
 

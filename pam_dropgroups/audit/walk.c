@@ -241,8 +241,6 @@ static int entry_bits(acl_entry_t e, acl_tag_t *tag, unsigned *perm)
 	return 0;
 }
 
-/* The group entries of acl that grant less than other, after the mask:
- * each recorded for its gid (the owning group's is owner_gid). */
 /* The bits of acl's other entry (0 when it has none) and of its mask
  * (7 when it has none): 0, or -errno. */
 static int other_and_mask(acl_t acl, unsigned *other, unsigned *mask)
@@ -267,6 +265,8 @@ static int other_and_mask(acl_t acl, unsigned *other, unsigned *mask)
 	return 0;
 }
 
+/* The group entries of acl that grant less than other, after the mask:
+ * each recorded for its gid (the owning group's is owner_gid). */
 static int judge_acl(struct worker *k, acl_t acl, const struct dnode *n,
 		     const char *child, gid_t owner_gid, const char *suffix)
 {

@@ -560,10 +560,15 @@ static char *rule_text(const struct dg_rule_src *r)
 	char *s = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&s, &len);
+	int printed, closed;
 
 	if (!f)
 		return NULL;
-	if ((print_rule(f, r) < 0) | (fclose(f) != 0)) {
+	/* fclose() whatever print_rule() says: the stream must be closed
+	 * either way, and only then is s complete (or to be freed) */
+	printed = print_rule(f, r);
+	closed = fclose(f);
+	if (printed < 0 || closed != 0) {
 		free(s);
 		return NULL;
 	}
