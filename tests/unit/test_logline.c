@@ -62,6 +62,11 @@ static void odd_values_are_quoted(void **state)
 				   .dropped = "x=1\n\xc3\xa9", .kept = -1},
 	      "service=login user=\"a b\" uid=5 rule=\"say \\\"hi\\\"\\\\\" "
 	      "result=no-rule dropped=\"x=1\\x0a\\xc3\\xa9\" kept=-");
+	/* DEL is a control character too: escaped, never written raw */
+	check(&(struct dg_logline){.service = "su", .user = "a\x7f",
+				   .uid = 1, .result = "dropped", .kept = 1},
+	      "service=su user=\"a\\x7f\" uid=1 rule=- result=dropped "
+	      "dropped=- kept=1");
 }
 
 int main(void)

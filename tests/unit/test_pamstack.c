@@ -613,6 +613,10 @@ static void test_numbers_wrap_as_libpam_reads_them(void **state)
 		/* -6, libpam's "not set": the bracket's default, bad */
 		{"[session_err=ignore session_err=4294967290]",
 		 DG_PAM_ACTION_BAD},
+		/* ... and a later default fills it in, as it fills in any
+		 * value not set: libpam ignores the failure */
+		{"[session_err=4294967290 default=ignore]",
+		 DG_PAM_ACTION_IGNORE},
 		/* a code no action has, and 0 */
 		{"[default=2147483648]", DG_PAM_ACTION_BAD},
 		{"[default=4294967296]", DG_PAM_ACTION_BAD},
