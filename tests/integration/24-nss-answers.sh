@@ -465,6 +465,39 @@ test_files_that_lists_the_user_answers_success() {
 	assert_log info 1 'rule "contractors"'
 }
 
+# files answers NOTFOUND for a user /etc/group does not list (glibc's
+# nss_files initgroups), and on "initgroups: files dgfault" glibc then
+# asks the directory: alice is a contractor by the directory's say alone,
+# her sessions hold 6200, and the contractors rule applies.  Read as
+# SUCCESS, files would stop there: the milder rule while her sessions
+# hold 6200.
+test_files_that_does_not_list_the_user_answers_notfound() {
+	awk -F: -v OFS=: 'NF >= 4 && $1 != "contractors" {
+		n = split($4, m, ","); $4 = ""
+		for (i = 1; i <= n; i++)
+			if (m[i] != "alice")
+				$4 = $4 ($4 == "" ? "" : ",") m[i]
+	} $1 != "contractors"' /etc/group > "$T/group"
+	echo 'contractors:x:6200:' >> "$T/group"
+	cat "$T/group" > /etc/group
+	use_directory 'group contractors 6200 alice'
+	START=1001,100,29,44,46,2003,6200
+	contractors_rule
+	stack session success
+	printf 'passwd: files dgfault\ninitgroups: files dgfault\ngroup: files dgfault\n' \
+		> /etc/nsswitch.conf
+	if grep -v "^#" /etc/group | cut -d: -f4 | tr , "\n" |
+		grep -qx alice; then
+		fail "/etc/group still lists alice"
+	fi
+	id -G alice | tr ' ' '\n' | grep -qx 6200 ||
+		fail "glibc does not ask the directory after files' NOTFOUND"
+	run_pam alice open_session
+	assert_rc 0
+	assert_groups 1001 2003
+	assert_log info 1 'rule "contractors"'
+}
+
 # --- offline with a cold cache: "not found" for a group that exists ---
 
 test_restricting_name_that_does_not_resolve_fails_closed() {
