@@ -631,6 +631,30 @@ test_a_user_whose_look_up_fails_is_refused_even_as_uid_0() {
 	assert_failed_closed "$POLICY:1: unknown key \"bogus\"; groups left unchanged$"
 }
 
+# Each passwd service, asked on its own, may hold the name as uid 0
+# while glibc, following the line's actions, finds no such user: here
+# "files [NOTFOUND=return]" stops before the directory that holds toor.
+# The login program was told of no uid 0, so nothing says the session
+# runs as uid 0: refused, as any user.
+test_a_uid_0_that_glibc_does_not_find_is_refused() {
+	use_directory 'user toor 0 0'
+	echo 'version = 1; restricting = ( ); bogus = 1;' | policy
+	stack session ignore
+	run_pam toor open_session
+	assert_rc 0
+	assert_untouched
+	assert_log err 1 'the session is not refused: the user is uid 0'
+	log_reset
+	printf 'passwd: files [NOTFOUND=return] dgfault\ngroup: files dgfault\n' \
+		> /etc/nsswitch.conf
+	if getent passwd toor > /dev/null; then
+		fail "glibc still finds toor"
+	fi
+	stack session session_err
+	run_pam toor open_session
+	assert_failed_closed "$POLICY:1: unknown key \"bogus\"; groups left unchanged$"
+}
+
 # A name glibc looks up as uid 0 is not enough: sudo -u '#5000' reaches
 # a user by uid, and a directory after "files" may call uid 5000 "root"
 # while /etc/passwd's "root" is uid 0, so PAM_USER is "root" for a
@@ -661,6 +685,32 @@ test_a_name_a_directory_gives_another_uid_is_not_root() {
 	# /etc/passwd itself with a second "root" line, of another uid
 	echo 'root:x:5000:5000::/:/bin/sh' >> /etc/passwd
 	directory 'user bob 5001 5001'
+	run_pam root open_session
+	assert_failed_closed "$POLICY:1: unknown key \"bogus\"; groups left unchanged$"
+}
+
+# A line of /etc/passwd too long to read (over 1 MiB) might be a "root"
+# of another uid: whether it is cannot be told, so root is refused even
+# where a directory holds "root" as uid 0.  The baseline: with the line
+# short, root is let through.
+test_a_passwd_line_too_long_to_read_is_not_root() {
+	use_directory 'user root 0 0'
+	echo 'version = 1; restricting = ( ); bogus = 1;' | policy
+	stack session ignore
+	cp /etc/passwd "$T/passwd"
+	echo 'root:x:0:0:short:/root:/bin/sh' >> /etc/passwd
+	run_pam root open_session
+	assert_rc 0
+	assert_untouched
+	assert_log err 1 'the session is not refused: the user is uid 0, who can set any groups anyway$'
+	log_reset
+	stack session session_err
+	cat "$T/passwd" > /etc/passwd
+	{
+		printf 'root:x:5000:5000:'
+		head -c 1100000 /dev/zero | tr '\0' x
+		printf ':/:/bin/sh\n'
+	} >> /etc/passwd
 	run_pam root open_session
 	assert_failed_closed "$POLICY:1: unknown key \"bogus\"; groups left unchanged$"
 }
