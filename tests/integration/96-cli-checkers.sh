@@ -165,6 +165,17 @@ test_lint_and_explain_under_valgrind() {
 	vg 0 explain --pam-dir "$T/nowhere" login bob
 	vg 1 explain sshd nosuchuser
 	vg 1 explain --json sshd nosuchuser
+	# sudoers turning pam_session off: what lint and explain read of
+	# it (cli.c, sudo_not_run) is held until it is said, then freed
+	printf 'session required pam_dropgroups.so\n' > "$T/pam/sudo"
+	printf 'root ALL=(ALL:ALL) ALL\nDefaults !pam_session\n' > "$T/sudoers"
+	chmod 0440 "$T/sudoers"
+	mount --bind "$T/sudoers" /etc/sudoers
+	vg 1 lint --pam-dir "$T/pam" --sshd-config "$T/sshd_config"
+	assert_in err '^/etc/sudoers:2: Defaults !pam_session'
+	vg 0 explain --pam-dir "$T/pam" sudo alice
+	assert_in out 'pam_session'
+	rm "$T/pam/sudo"
 	echo 'version = 1; rules = ( { services = "*"; drop = "audio"; keep = "users"; } );' | policy
 	vg 1 lint --pam-dir "$T/pam"
 	vg 1 lint --json --pam-dir "$T/pam"
