@@ -101,8 +101,11 @@ FUZZ_SEEDS_fuzz_sudoers  := $(FUZZ_DIR)/seeds/sudoers
 FUZZ_SEEDS_fuzz_pamstack := $(FUZZ_DIR)/seeds/pamstack
 FUZZ_SEEDS_fuzz_sshdconf := $(FUZZ_DIR)/seeds/sshdconf
 FUZZ_SEEDS_fuzz_nsswitch := $(FUZZ_DIR)/seeds/nsswitch
+# Files only: libFuzzer takes a directory among its inputs as a corpus to
+# fuzz from, and would fuzz without end instead of replaying.
 FUZZ_REPLAY    = $(filter-out %/README %/README.md, \
-		   $(wildcard $(FUZZ_DIR)/regressions/* $(FUZZ_DIR)/seeds/*/*))
+		   $(shell find $(FUZZ_DIR)/regressions $(FUZZ_DIR)/seeds \
+			   -type f | LC_ALL=C sort))
 
 fuzz-build: $(FUZZ_BINS)
 
