@@ -157,10 +157,20 @@ $(FUZZ_TARGETS:%=fuzz-run-%): fuzz-run-%: $(FUZZ_B)/%
 
 fuzz-regress: $(FUZZ_TARGETS:%=fuzz-regress-%)
 
+# The host directory that regressions/root-escape-through-a-symlink
+# links to: a target that makes an input's files outside its root
+# (fuzz_root.h) writes into it, and the replay fails.
+FUZZ_ESCAPE   := /tmp/dg-fuzz-escape-probe
+
 $(FUZZ_TARGETS:%=fuzz-regress-%): fuzz-regress-%: $(FUZZ_B)/%
-	mkdir -p $(FUZZ_B)/artifacts
+	mkdir -p $(FUZZ_B)/artifacts $(FUZZ_ESCAPE)
 	$(FUZZ_ENV) $(FUZZ_B)/$* -timeout=$(FUZZ_TIMEOUT) \
 		-artifact_prefix=$(FUZZ_B)/artifacts/$*- $(FUZZ_REPLAY)
+	@if [ -n "$$(ls -A $(FUZZ_ESCAPE))" ]; then \
+		echo "$*: an input's files were made outside its root:" \
+		     "$$(ls -A $(FUZZ_ESCAPE)) in $(FUZZ_ESCAPE)" >&2; \
+		exit 1; \
+	fi
 
 .PHONY: fuzz-build fuzz fuzz-regress $(FUZZ_TARGETS:%=fuzz-run-%) \
 	$(FUZZ_TARGETS:%=fuzz-regress-%)

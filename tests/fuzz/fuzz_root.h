@@ -23,12 +23,12 @@
  *
  * (A later part for the same path is written over an earlier one.)
  *
- * The root is entered and left around the parser's calls alone (root
- * escapes a chroot by fchdir to a directory outside it), so that
- * libFuzzer's leak check and the sanitizers' reports see the real
- * tree.  The symbolizer is started before the first chroot and kept
- * running, so a crash inside the root is still reported with its
- * source lines.
+ * The root is entered and left around making the input's files and the
+ * parser's calls alone (root escapes a chroot by fchdir to a directory
+ * outside it), so that libFuzzer's leak check and the sanitizers'
+ * reports see the real tree.  The symbolizer is started before the
+ * first chroot and kept running, so a crash inside the root is still
+ * reported with its source lines.
  *
  * The root is a tmpfs in a mount namespace of the target's own.  Root
  * is needed for that and for chroot(2); without it the target enters a
@@ -198,10 +198,13 @@ fzr_setup(const char *name)
 	atexit(fzr_cleanup);
 }
 
-/* Enter the root: from now on "/" is fzr_dir. */
+/* Enter the root: from now on "/" is fzr_dir.  Already inside: nothing
+ * (fzr_populate enters it first). */
 __attribute__((unused)) static void
 fzr_enter(void)
 {
+	if (fzr_inside)
+		return;
 	if (chroot(fzr_dir) < 0)
 		fz_fail("chroot %s: %s", fzr_dir, strerror(errno));
 	fzr_inside = true;
@@ -333,6 +336,13 @@ fzr_populate(const uint8_t *data, size_t size, const char *main_path,
 	size_t n = fz_split((const char *)data, size, "#%file", spans,
 			    FZR_MAX_FILES);
 
+	/* Inside the root before the first file is made: an input's
+	 * symlink to "/etc" (or to "../../etc") is then the root's /etc
+	 * when a later part is written through it, never the host's.  Made
+	 * from outside, "#%symlink /etc" and then "#%file x/sudoers.d/f"
+	 * wrote the host's /etc/sudoers.d/f (O_NOFOLLOW guards only the
+	 * last component). */
+	fzr_enter();
 	fzr_clear();
 	fzr_make(main_path, spans[0].start, spans[0].len);
 	for (size_t i = 1; i < n; i++) {
