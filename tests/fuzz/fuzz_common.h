@@ -6,7 +6,9 @@
 #ifndef DG_FUZZ_COMMON_H
 #define DG_FUZZ_COMMON_H
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -14,7 +16,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/types.h>
+#include <unistd.h>
 
 #include "config.h"
 #include "diag.h"
@@ -38,6 +42,32 @@ fz_fail(const char *fmt, ...)
 
 /* A NUL-terminated copy of data (text stops at an embedded NUL, as it
  * would for any C string). */
+/* Remove name in dirfd and everything under it, never following links
+ * (a mode-0 directory is opened up first: an input can make one). */
+__attribute__((unused)) static void fz_rm_tree(int dirfd, const char *name)
+{
+	struct dirent *de;
+	DIR *d;
+	int fd;
+
+	if (unlinkat(dirfd, name, 0) == 0 || errno == ENOENT)
+		return;
+	(void)fchmodat(dirfd, name, 0700, 0);
+	fd = openat(dirfd, name,
+		    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		fz_fail("cannot open %s for removal: %s", name,
+			strerror(errno));
+	if (!(d = fdopendir(fd)))
+		abort();
+	while ((de = readdir(d)))
+		if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
+			fz_rm_tree(fd, de->d_name);
+	closedir(d);
+	if (unlinkat(dirfd, name, AT_REMOVEDIR) < 0)
+		fz_fail("cannot remove %s: %s", name, strerror(errno));
+}
+
 __attribute__((unused)) static char *fz_text(const uint8_t *data, size_t size)
 {
 	char *s = malloc(size + 1);

@@ -73,37 +73,12 @@ struct fz_file {
 static char fz_root[4096];
 static int fz_rootfd = -1;
 
-/* Remove name in dirfd and everything under it, never following links. */
-static void rm_tree(int dirfd, const char *name)
-{
-	struct dirent *de;
-	DIR *d;
-	int fd;
-
-	if (unlinkat(dirfd, name, 0) == 0 || errno == ENOENT)
-		return;
-	(void)fchmodat(dirfd, name, 0700, 0); /* #%mode 0 (when not root) */
-	fd = openat(dirfd, name,
-		    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0)
-		fz_fail("cannot open %s for removal: %s", name,
-			strerror(errno));
-	if (!(d = fdopendir(fd)))
-		abort();
-	while ((de = readdir(d)))
-		if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
-			rm_tree(fd, de->d_name);
-	closedir(d);
-	if (unlinkat(dirfd, name, AT_REMOVEDIR) < 0)
-		fz_fail("cannot remove %s: %s", name, strerror(errno));
-}
-
 static void cleanup(void)
 {
 	if (fz_rootfd >= 0) {
 		close(fz_rootfd);
 		fz_rootfd = -1;
-		rm_tree(AT_FDCWD, fz_root);
+		fz_rm_tree(AT_FDCWD, fz_root);
 	}
 }
 
@@ -380,9 +355,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	if (fz_rootfd < 0)
 		setup();
-	rm_tree(fz_rootfd, "dropgroups.conf");
-	rm_tree(fz_rootfd, "dropgroups.d");
-	rm_tree(fz_rootfd, "store");
+	fz_rm_tree(fz_rootfd, "dropgroups.conf");
+	fz_rm_tree(fz_rootfd, "dropgroups.d");
+	fz_rm_tree(fz_rootfd, "store");
 	if (mkdirat(fz_rootfd, "store", 0755) < 0)
 		abort();
 

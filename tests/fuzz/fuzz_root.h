@@ -74,32 +74,6 @@ fzr_verbose(void)
 	return verbose;
 }
 
-/* Remove name in dirfd and everything under it, never following links. */
-__attribute__((unused)) static void
-fzr_rm_tree(int dirfd, const char *name)
-{
-	struct dirent *de;
-	DIR *d;
-	int fd;
-
-	if (unlinkat(dirfd, name, 0) == 0 || errno == ENOENT)
-		return;
-	(void)fchmodat(dirfd, name, 0700, 0);
-	fd = openat(dirfd, name,
-		    O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0)
-		fz_fail("cannot open %s for removal: %s", name,
-			strerror(errno));
-	if (!(d = fdopendir(fd)))
-		abort();
-	while ((de = readdir(d)))
-		if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
-			fzr_rm_tree(fd, de->d_name);
-	closedir(d);
-	if (unlinkat(dirfd, name, AT_REMOVEDIR) < 0)
-		fz_fail("cannot remove %s: %s", name, strerror(errno));
-}
-
 /* Empty the root, keeping the directory itself. */
 __attribute__((unused)) static void
 fzr_clear(void)
@@ -113,7 +87,7 @@ fzr_clear(void)
 	rewinddir(d);
 	while ((de = readdir(d)))
 		if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
-			fzr_rm_tree(fzr_dirfd, de->d_name);
+			fz_rm_tree(fzr_dirfd, de->d_name);
 	closedir(d);
 }
 
