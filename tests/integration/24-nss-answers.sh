@@ -399,6 +399,18 @@ test_initgroups_not_found_alone_does_not_move_a_member() {
 	assert_log info 1 'rule "rest"'
 }
 
+# /etc/group lists alice in dglocal (7000) and has a contractors line
+# that lists nobody; only the directory lists her in contractors (6200),
+# and her sessions hold both, under the contractors rule and the rest.
+alice_local_and_directory_contractor() {
+	sed '/^contractors:/d' /etc/group > "$T/group"
+	printf '%s\n' 'contractors:x:6200:' 'dglocal:x:7000:alice' >> "$T/group"
+	cat "$T/group" > /etc/group
+	use_directory 'group contractors 6200 alice'
+	START=1001,100,29,44,46,2003,6200,7000
+	contractors_rule
+}
+
 # On a "group:" line (no "initgroups:" line) glibc asks every service for
 # a user's groups, even after files found some: "return" after SUCCESS
 # holds only on an initgroups line.  Here files lists alice in dglocal
@@ -406,12 +418,7 @@ test_initgroups_not_found_alone_does_not_move_a_member() {
 # it); only the directory lists her in contractors, and her sessions hold
 # 6200.  Stopping after files would give her the milder rule.
 test_a_group_line_asks_the_directory_after_files_found_groups() {
-	sed '/^contractors:/d' /etc/group > "$T/group"
-	printf '%s\n' 'contractors:x:6200:' 'dglocal:x:7000:alice' >> "$T/group"
-	cat "$T/group" > /etc/group
-	use_directory 'group contractors 6200 alice'
-	START=1001,100,29,44,46,2003,6200,7000
-	contractors_rule
+	alice_local_and_directory_contractor
 	id -G alice | tr ' ' '\n' | grep -qx 7000 || fail "files does not list alice in dglocal"
 	id -G alice | tr ' ' '\n' | grep -qx 6200 || fail "glibc does not ask the directory after files"
 	stack session success
@@ -437,12 +444,7 @@ test_a_group_line_asks_the_directory_after_files_found_groups() {
 # files would do the opposite of each: a rule her sessions do not match,
 # and, worse, the milder rule while her sessions hold 6200.
 test_files_that_lists_the_user_answers_success() {
-	sed '/^contractors:/d' /etc/group > "$T/group"
-	printf '%s\n' 'contractors:x:6200:' 'dglocal:x:7000:alice' >> "$T/group"
-	cat "$T/group" > /etc/group
-	use_directory 'group contractors 6200 alice'
-	START=1001,100,29,44,46,2003,6200,7000
-	contractors_rule
+	alice_local_and_directory_contractor
 	stack session success
 	printf 'passwd: files dgfault\ninitgroups: files dgfault\ngroup: files dgfault\n' \
 		> /etc/nsswitch.conf
@@ -496,6 +498,13 @@ test_files_that_does_not_list_the_user_answers_notfound() {
 	assert_rc 0
 	assert_groups 1001 2003
 	assert_log info 1 'rule "contractors"'
+	# the baseline: with the directory's list gone, she gets the next rule
+	directory 'group contractors 6200 bob'
+	log_reset
+	run_pam alice open_session
+	assert_rc 0
+	assert_groups 1001 100 44 46 2003 6200
+	assert_log info 1 'rule "rest"'
 }
 
 # --- offline with a cold cache: "not found" for a group that exists ---
