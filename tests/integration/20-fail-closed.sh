@@ -501,6 +501,12 @@ test_oversized_policy_file() {
 # libconfig would read a file with a NUL byte only up to it: whatever
 # follows (here, the restricting list) would be silently ignored.
 test_policy_with_a_nul_byte_fails_closed() {
+	# the baseline: the same file with a space for the NUL trims
+	printf 'version = 1;\n# \nrestricting = ( "games-abusers" );\nrules = ( { services = "*"; drop = "*"; } );\n' | policy
+	stack session success
+	run_pam alice open_session
+	assert_rc 0
+	assert_groups 1001 2003
 	printf 'version = 1;\n# \0\nrestricting = ( "games-abusers" );\nrules = ( { services = "*"; drop = "*"; } );\n' | policy
 	expect_session_failure "$POLICY: file contains a NUL byte"
 }
@@ -509,6 +515,12 @@ test_policy_with_a_nul_byte_fails_closed() {
 test_drop_in_ending_in_a_nul_byte_fails_closed() {
 	good_policy
 	mkdir -m 0755 /etc/security/dropgroups.d
+	# the baseline: the drop-in without its last byte is read
+	printf 'version = 1;\n' | policy /etc/security/dropgroups.d/10-x.conf
+	stack session success
+	run_pam alice open_session
+	assert_rc 0
+	assert_groups 1001 2003
 	printf 'version = 1;\n\0' | policy /etc/security/dropgroups.d/10-x.conf
 	expect_session_failure "/etc/security/dropgroups.d/10-x.conf: file contains a NUL byte"
 }
