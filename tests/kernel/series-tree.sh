@@ -12,7 +12,7 @@
 #                   the cover letter's subject and text become the branch
 #                   description
 #   export VERSION  `git format-patch` base..HEAD back into kernel/VERSION
-#                   (subject prefix "PATCH v2"), rewrite its series file;
+#                   (subject prefix "PATCH v3"), rewrite its series file;
 #                   for 6.12 also kernel/0000-cover-letter.patch, from the
 #                   branch description (`git branch --edit-description`)
 #   path VERSION    print the tree's path
@@ -31,11 +31,18 @@ kt_version "${2:?usage: series-tree.sh init|export|path VERSION}"
 tree=$KERNEL_CACHE/git/$kt_ver
 cover=$kt_top/kernel/0000-cover-letter.patch
 cover_version=6.12 # the cover letter describes the series for this one
-prefix="PATCH v2"
+prefix="PATCH v3"
 
+# Commits in the tree are made as whoever makes them: the identity git is
+# configured with for this repository.  The patches carry no
+# Signed-off-by; the submitter adds their own (kernel/README).
+git_name=$(git -C "$kt_top" config user.name) ||
+	kt_die "no git user.name: configure your own identity first"
+git_email=$(git -C "$kt_top" config user.email) ||
+	kt_die "no git user.email: configure your own identity first"
 git_t() {
-	git -C "$tree" -c user.name="pam_dropgroups developers" \
-		-c user.email=dropgroups@example.org -c core.abbrev=12 "$@"
+	git -C "$tree" -c user.name="$git_name" -c user.email="$git_email" \
+		-c core.abbrev=12 "$@"
 }
 
 case $cmd in
