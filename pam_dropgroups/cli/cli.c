@@ -876,8 +876,11 @@ static void print_sysctl(const char *name, const char *path)
 	_cleanup_free_ char *value = NULL;
 	int r = dg_kernel_sysctl_read(path, &value);
 
+	/* The sticky list reads as an empty line until it is written once;
+	 * until then the kernel refuses to turn the drop on. */
 	if (r == 0)
-		printf("%s: %s\n", name, *value ? value : "(empty)");
+		printf("%s: %s\n", name,
+		       *value ? value : "(not set since boot)");
 	else if (r == -ENOENT)
 		printf("%s: absent (this kernel lacks the patch)\n", name);
 	else
@@ -1012,8 +1015,17 @@ static char *gid_list(const struct dg_gids *set)
 
 static int write_sticky(const char *list)
 {
-	/* An empty list is written as a newline: it clears the kernel's. */
-	int r = dg_kernel_sysctl_write(DG_SYSCTL_STICKY, *list ? list : "\n");
+	/* The kernel takes a value in one write(2), whole or not at all, and
+	 * refuses a write of a multiple of 1 KiB that does not end the line,
+	 * which it cannot tell from stdio's first block of a longer value:
+	 * so one write, always ending with a newline.  The empty list is
+	 * spelled "none"; the kernel refuses an empty line. */
+	_cleanup_free_ char *value = NULL;
+	int r;
+
+	if (asprintf(&value, "%s\n", *list ? list : "none") < 0)
+		return failed(-ENOMEM);
+	r = dg_kernel_sysctl_write(DG_SYSCTL_STICKY, value);
 
 	if (r == -ENOENT)
 		warnx("this kernel lacks kernel.setgroups_sticky_gids (the "

@@ -716,6 +716,33 @@ sticky_file() {
 	STICKY=/proc/sys/kernel/setgroups_sticky_gids
 }
 
+# The kernel takes the list in one write(2), whole or refused: a write
+# of a multiple of 1 KiB that does not end the line is refused (it may
+# be stdio's first block of a longer value), and so is an empty line (the
+# empty list is spelled "none").  So sync-kernel writes one line, with
+# its newline, and "none" for a policy that restricts nothing.  strace
+# shows the write(2) calls; the stand-in file keeps the bytes.
+test_sync_kernel_writes_one_line_and_none_for_an_empty_list() {
+	run_policy
+	sticky_file
+	strace -f -qq -e trace=write -e signal=none -o "$T/trace" \
+		"$DG" sync-kernel > "$T/out" 2>&1 || fail "sync-kernel: $(cat "$T/out")"
+	[ "$(od -An -c "$STICKY" | tr -s ' ')" = " 2 0 0 3 \n" ] ||
+		fail "sticky bytes: $(od -An -c "$STICKY")"
+	[ "$(grep -cE 'write\([0-9]+, "2003\\n", 5\) += 5$' "$T/trace")" = 1 ] ||
+		fail "not one write of \"2003\\n\": $(cat "$T/trace")"
+	policy <<-'EOF'
+	version = 1;
+	restricting = ( );
+	rules = ( { services = "dropgroups"; users = [ "alice" ]; drop = [ "audio" ]; } );
+	EOF
+	cli sync-kernel
+	assert_exit 0
+	assert_in out '^kernel.setgroups_sticky_gids = .empty.$'
+	[ "$(od -An -c "$STICKY" | tr -s ' ')" = " n o n e \n" ] ||
+		fail "an empty list was written as: $(od -An -c "$STICKY")"
+}
+
 # The kernel holds gids: sync-kernel writes every gid a walk of the
 # group database calls by a restricting name.  A directory that does not
 # list its groups (SSSD's default; here the sandbox's small directory,
