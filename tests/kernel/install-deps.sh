@@ -15,7 +15,7 @@ $sources
 gcc make bc bison flex libelf-dev libssl-dev cpio xz-utils gzip util-linux
 libc6-dev binutils pkg-config
 qemu-system-x86
-procps
+procps uidmap
 busybox-static
 pamtester libpam-modules libpam0g-dev libconfig-dev libcap-dev
 codespell python3-ply python3-git

@@ -6,8 +6,9 @@
 #   make kernel-check          for each version in KERNEL_VERSIONS: build
 #                              (or take from the cache) a stock and a
 #                              patched kernel, boot both in qemu (TCG)
-#                              and check them against tests/kernel/plan;
-#                              ends with "N passed, N failed"
+#                              and check them against tests/kernel/plan
+#                              ("N passed, N failed"); then what
+#                              kernel-series-check does
 #   make kernel-check KERNEL_DEBUG=1
 #                              the patched kernels with KASAN, lockdep,
 #                              PROVE_RCU and kmemleak: the kselftest, a
@@ -34,6 +35,7 @@ kernel-check:
 	$(KERNEL_ENV) $(KERNEL_TESTS)/checkpatch.sh $(KERNEL_VERSIONS)
 	$(MAKE) all
 	$(KERNEL_ENV) BUILD=$(abspath $(B)) $(KERNEL_TESTS)/kernel-check.sh $(KERNEL_VERSIONS)
+	$(if $(filter 1,$(KERNEL_DEBUG)),,$(KERNEL_ENV) $(KERNEL_TESTS)/check-series.sh $(KERNEL_VERSIONS))
 
 kernel-check-6.1 kernel-check-6.12:
 	$(MAKE) kernel-check KERNEL_VERSIONS=$(@:kernel-check-%=%)

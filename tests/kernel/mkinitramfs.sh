@@ -66,11 +66,11 @@ done
 ccflags="-O2 -Wall -Wextra -Werror -static"
 # shellcheck disable=SC2086
 $cc $ccflags -no-pie -o "$work/helpers/dropsteps" "$here/dropsteps.c"
-for h in asuser piecewrite stickyrace; do
+for h in asuser piecewrite stickyrace dropto nsmapped; do
 	# shellcheck disable=SC2086
 	$cc $ccflags -o "$work/helpers/$h" "$here/$h.c"
 done
-for h in dropsteps asuser piecewrite stickyrace; do
+for h in dropsteps asuser piecewrite stickyrace dropto nsmapped; do
 	install -m 0755 "$work/helpers/$h" "$root/usr/local/bin/"
 done
 install -m 0755 "$here/vm/record-groups" "$root/usr/local/bin/record-groups"
@@ -83,6 +83,15 @@ install -m 0644 "$build/pam_dropgroups.so" "$root/usr/local/lib/security/"
 install -m 0755 "$build/dropgroups" "$root/usr/local/sbin/"
 install -m 0755 /usr/bin/pamtester "$root/usr/bin/"
 install -m 0755 /usr/sbin/sysctl "$root/usr/bin/sysctl.procps"
+# The other writers of the sticky list that an administrator uses:
+# Debian's boot-time sysctl.d (systemd-sysctl), bash's echo and printf.
+install -m 0755 /lib/systemd/systemd-sysctl "$root/usr/bin/systemd-sysctl"
+install -m 0755 /bin/bash "$root/usr/bin/bash"
+# shadow's set-user-ID newuidmap and newgidmap (uidmap), which write a
+# user namespace's maps from /etc/subuid and /etc/subgid
+for h in newuidmap newgidmap; do
+	install -m 4755 "/usr/bin/$h" "$root/usr/bin/$h"
+done
 for m in pam_permit pam_deny pam_exec; do
 	install -m 0644 "$pamlib/$m.so" "$root/usr/lib/$multiarch/security/"
 done
@@ -91,7 +100,8 @@ done
 # for it (the archive has /lib -> usr/lib, as a merged-/usr host does).
 elves=("$root/usr/local/lib/security/pam_dropgroups.so"
 	"$root/usr/local/sbin/dropgroups" "$root/usr/bin/pamtester"
-	"$root/usr/bin/sysctl.procps")
+	"$root/usr/bin/sysctl.procps" "$root/usr/bin/systemd-sysctl"
+	"$root/usr/bin/bash" "$root/usr/bin/newuidmap" "$root/usr/bin/newgidmap")
 for m in "$root/usr/lib/$multiarch/security/"*.so; do elves+=("$m"); done
 declare -A seen=()
 for elf in "${elves[@]}"; do
@@ -110,7 +120,7 @@ done
 	die "the dynamic linker was not collected"
 
 # The test /etc: users, groups, NSS, the PAM services, the policy.
-for f in passwd group nsswitch.conf; do
+for f in passwd group nsswitch.conf subuid subgid; do
 	install -m 0644 "$here/vm/etc/$f" "$root/etc/$f"
 done
 for s in dg dg-nnp dg-all dg-plugdev; do

@@ -67,7 +67,7 @@ cli_sync_kernel() {
 		esac
 		return
 	fi
-	set_sticky ""
+	set_sticky none
 	out=$("$DG" sync-kernel 2>&1)
 	rc=$?
 	expect "sync-kernel as root fills the sticky list from the policy (rc $rc, list $(cat "$STICKY"))" \
@@ -80,7 +80,22 @@ cli_sync_kernel() {
 	set_knob 1
 	steps -n -g 1,2003 "after sync-kernel, sticky games-abusers" 1:EPERM 2003:ok
 	set_knob 0
-	set_sticky ""
+	# a long list (1001 gids, over 5 KB) goes in one write(2), whole;
+	# a policy that restricts nothing writes "none"
+	{ echo 'version = 1;'; printf 'restricting = ( "games-abusers"'
+	  seq 10000 10999 | sed 's/^/, /' | tr -d '\n'; echo ' );'
+	  echo 'rules = ( { services = "dg"; drop = ( "audio" ); } );'; } > /etc/security/dg-long.conf
+	out=$("$DG" sync-kernel -c /etc/security/dg-long.conf 2>&1)
+	rc=$?
+	expect "sync-kernel of 1001 gids (rc $rc): the kernel takes the whole list" \
+		[ "$rc/$(cat "$STICKY")" = "0/2003,$(seq -s, 10000 10999)" ]
+	printf 'version = 1;\nrestricting = ( );\nrules = ( { services = "dg"; drop = ( "audio" ); } );\n' > /etc/security/dg-none.conf
+	out=$("$DG" sync-kernel -c /etc/security/dg-none.conf 2>&1)
+	rc=$?
+	expect "sync-kernel of a policy that restricts nothing writes none (rc $rc, $out)" \
+		[ "$rc/$(cat "$STICKY")" = "0/none" ]
+	rm -f /etc/security/dg-long.conf /etc/security/dg-none.conf
+	set_sticky none
 }
 
 cli_probe

@@ -4,7 +4,7 @@
 # stock every test must skip (no sysctls), on the patched kernel none.
 
 KS=/usr/local/bin/setgroups_drop
-PLAN=15
+PLAN=25
 if [ ! -x "$KS" ]; then
 	notok "kselftest: $KS is missing"
 	return 1

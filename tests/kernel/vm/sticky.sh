@@ -18,5 +18,5 @@ steps -r -g 1,2,3 "sticky 3 does not bind root" 1,2:ok
 set_sticky 46
 pam_case "module as alice, sticky plugdev, rule drops plugdev" refused "setgroups_sticky_gids" dg-plugdev -n
 pam_case "module as alice, sticky plugdev, rule keeps plugdev" trimmed "$ALICE_TRIMMED" dg -n
-set_sticky ""
+set_sticky none
 set_knob 0

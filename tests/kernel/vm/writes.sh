@@ -1,86 +1,133 @@
-# How a value reaches kernel.setgroups_sticky_gids: a value replaces the
-# whole list or fails and leaves the list as it was.  A list over 4 KiB
-# written by sysctl -w (procps and busybox), by stdio (printf), by echo,
-# in write()s of 1 KiB blocks (collected, then taken whole), in pieces
-# of 1000, 512 and 7 bytes (refused: the second piece puts back the old
-# list), a block that nothing completes, a write at an offset and a
-# zero-length write never leave a partial list, and the list in force
-# afterwards is the old one or the whole new one.
+# How a value reaches kernel.setgroups_sticky_gids.  Each write(2) at
+# position 0 is a whole value: installed, or refused with EINVAL and the
+# list left as it was.  Nothing is kept from one write to the next.  A
+# write of a multiple of 1024 bytes that does not end the line is
+# refused (stdio's first block of a longer value looks like that), and so
+# is an empty line ("none" is the empty list).  Every way the
+# documentation shows is tried: sysctl -w (procps, and busybox's), the
+# sysctl.d files as procps' sysctl -p and Debian's systemd-sysctl apply
+# them at boot, printf and echo (busybox and bash), dd bs=1M, and single
+# writes at the edges; `dropgroups sync-kernel` is in the cli section.
+# procps' and busybox's sysctl, systemd-sysctl, busybox's echo and dd
+# bs=1M write a value in one write(2), of any length.  printf (busybox
+# and bash) and bash's echo write through stdio: a value of up to 1023
+# bytes and its newline works, a longer one fails and leaves the list
+# as it was.
 
 if [ "$K" = stock ]; then
 	skip "writes: the stock kernel has no kernel.setgroups_sticky_gids (checked in sysctl)"
 	return 0
 fi
 
-# gids 1000..1999, 5000 bytes with the newline, as written and read back
-seq 1000 1999 | tr '\n' ' ' > /tmp/list
-echo >> /tmp/list
-WHOLE=$(seq -s, 1000 1999)
-LIST=$(cat /tmp/list)
-# old WHAT: the list is still "3"
+# SHORT: 1023 bytes (gids 10000..10169 and 123), so 1024 with its newline
+SHORT="$(seq -s, 10000 10169),123"
+SHORT_READ="123,$(seq -s, 10000 10169)"
+# LONG: gids 1000..1999 separated by spaces, 4999 bytes (5000 with the
+# newline), read back with commas
+LONG=$(seq 1000 1999 | paste -sd' ')
+LONG_READ=$(seq -s, 1000 1999)
+expect "the values are as long as planned (${#SHORT} and ${#LONG} bytes)" \
+	[ "${#SHORT}/${#LONG}" = "1023/4999" ]
+
+# old WHAT: the list is still "3"; is WHAT LIST: the list reads LIST
 old() { expect "$1 (list: $(head -c 40 "$STICKY"))" [ "$(cat "$STICKY")" = 3 ]; }
-# whole WHAT: the list is the whole new one
-whole() { expect "$1 (list: $(head -c 40 "$STICKY")...)" [ "$(cat "$STICKY")" = "$WHOLE" ]; }
+is() { expect "$1 (list: $(head -c 40 "$STICKY")...)" [ "$(cat "$STICKY")" = "$2" ]; }
 
 set_sticky 3
-sysctl.procps -w kernel.setgroups_sticky_gids="$LIST" > /dev/null 2>&1
-expect "sysctl -w (procps) of a 5 KB list succeeds" [ "$?" = 0 ]
-whole "sysctl -w (procps) of a 5 KB list is taken whole"
+sysctl.procps -w kernel.setgroups_sticky_gids="$SHORT" > /dev/null 2>&1
+expect "sysctl -w (procps) of 1023 bytes succeeds" [ "$?" = 0 ]
+is "sysctl -w (procps) of 1023 bytes is taken whole" "$SHORT_READ"
 set_sticky 3
-sysctl -w kernel.setgroups_sticky_gids="$LIST" > /dev/null 2>&1
-expect "sysctl -w (busybox, one write without a newline) of a 5 KB list succeeds" [ "$?" = 0 ]
-whole "sysctl -w (busybox) of a 5 KB list is taken whole"
+sysctl.procps -w kernel.setgroups_sticky_gids="$LONG" > /dev/null 2>&1
+expect "sysctl -w (procps: one write) of 5 KB succeeds" [ "$?" = 0 ]
+is "sysctl -w (procps) of 5 KB is taken whole" "$LONG_READ"
 set_sticky 3
-printf '%s\n' "$WHOLE" > "$STICKY"
-expect "printf (stdio) of the list succeeds" [ "$?" = 0 ]
-whole "printf (stdio) of the list is taken whole"
-set_sticky 3
-echo "$LIST" > "$STICKY"
-whole "echo of the list is taken whole"
+sysctl -w kernel.setgroups_sticky_gids="$LONG" > /dev/null 2>&1
+expect "sysctl -w (busybox: one write, no newline) of 5 KB succeeds" [ "$?" = 0 ]
+is "sysctl -w (busybox) of 5 KB is taken whole" "$LONG_READ"
 
-for piece in 1024 2048; do
-	set_sticky 3
-	piecewrite "$STICKY" "$piece" < /tmp/list > /tmp/out 2>&1
-	expect "the list in write()s of $piece bytes succeeds ($(paste -sd' ' < /tmp/out))" [ "$?" = 0 ]
-	whole "the list in write()s of $piece bytes is collected and taken whole"
-done
-
-for piece in 1000 7; do
-	set_sticky 3
-	piecewrite "$STICKY" "$piece" < /tmp/list > /tmp/out 2>&1
-	expect "the list in write()s of $piece bytes fails ($(head -n2 /tmp/out | paste -sd' '))" [ "$?" = 1 ]
-	old "the list in write()s of $piece bytes: the second puts back the old list"
-done
+# sysctl.d, as procps applies it (sysctl -p, --system): the list, then
+# the knob, in one file
+mkdir -p /etc/sysctl.d
+printf 'kernel.setgroups_sticky_gids = %s\nkernel.setgroups_unprivileged_drop = 1\n' "$SHORT" \
+	> /etc/sysctl.d/60-dropgroups.conf
 set_sticky 3
-dd if=/tmp/list of="$STICKY" bs=512 2> /dev/null
-expect "dd bs=512 of the list fails" [ "$?" != 0 ]
-old "dd bs=512 of the list leaves the list as it was"
-# and the old list is the one in force: 3 cannot be dropped, and 1000
-# (the first gid of the refused list) can
-set_knob 1
-steps -n -g 3,1000,1500 "after the refused dd, 3 is sticky and 1000 is not" \
-	1000,1500:EPERM 3,1500:ok
+sysctl.procps -p /etc/sysctl.d/60-dropgroups.conf > /dev/null 2>&1
+expect "sysctl -p (procps) of a sysctl.d file with the list and the knob succeeds" [ "$?" = 0 ]
+is "sysctl -p (procps): the list is taken whole" "$SHORT_READ"
+expect "sysctl -p (procps): the knob is on" [ "$(cat "$KNOB")" = 1 ]
 set_knob 0
-
+# as Debian applies it at boot: systemd-sysctl writes each value in one
+# write(2), so a long list works too
+printf 'kernel.setgroups_sticky_gids = %s\nkernel.setgroups_unprivileged_drop = 1\n' "$LONG" \
+	> /etc/sysctl.d/60-dropgroups.conf
 set_sticky 3
-head -c 2048 /tmp/list | piecewrite "$STICKY" 2048 > /tmp/out 2>&1
-expect "2048 bytes without a newline, and nothing more: the write succeeds" [ "$?" = 0 ]
-old "2048 bytes without a newline wait for the rest: nothing is installed"
+systemd-sysctl /etc/sysctl.d/60-dropgroups.conf > /tmp/out 2>&1
+expect "systemd-sysctl of a sysctl.d file with a 5 KB list and the knob succeeds ($(head -c 100 /tmp/out))" [ "$?" = 0 ]
+is "systemd-sysctl: the 5 KB list is taken whole" "$LONG_READ"
+expect "systemd-sysctl: the knob is on" [ "$(cat "$KNOB")" = 1 ]
+set_knob 0
+rm -f /etc/sysctl.d/60-dropgroups.conf
+
+for sh in sh bash; do
+	set_sticky 3
+	$sh -c 'printf "%s\n" "$0" > "$1"' "$SHORT" "$STICKY" 2> /dev/null
+	expect "printf ($sh) of 1023 bytes succeeds" [ "$?" = 0 ]
+	is "printf ($sh) of 1023 bytes is taken whole" "$SHORT_READ"
+	set_sticky 3
+	$sh -c 'printf "%s\n" "$0" > "$1"' "$LONG" "$STICKY" 2> /dev/null
+	expect "printf ($sh) of 5 KB fails" [ "$?" != 0 ]
+	old "printf ($sh) of 5 KB leaves the list as it was"
+done
+set_sticky 3
+echo "$LONG" > "$STICKY"
+expect "echo (busybox sh: one write) of 5 KB succeeds" [ "$?" = 0 ]
+is "echo (busybox sh) of 5 KB is taken whole" "$LONG_READ"
+set_sticky 3
+bash -c 'echo "$0" > "$1"' "$LONG" "$STICKY" 2> /dev/null
+expect "echo (bash) of 5 KB fails" [ "$?" != 0 ]
+old "echo (bash) of 5 KB leaves the list as it was: it goes on and writes its newline alone, which is refused too"
+
+# single writes at the edges (piecewrite: the input in write()s of N bytes)
+set_sticky 3
+printf '%s' "$SHORT," | piecewrite "$STICKY" 1024 > /tmp/out 2>&1
+expect "one write of exactly 1024 bytes without a newline fails ($(paste -sd' ' < /tmp/out))" [ "$?" = 1 ]
+old "one write of exactly 1024 bytes without a newline leaves the list as it was"
+printf '%s\n' "$SHORT" | piecewrite "$STICKY" 1024 > /tmp/out 2>&1
+expect "one write of 1024 bytes ending with a newline succeeds" [ "$?" = 0 ]
+is "one write of 1024 bytes ending with a newline is taken whole" "$SHORT_READ"
+set_sticky 3
+printf '%s\n' "$SHORT,7" | piecewrite "$STICKY" 2048 > /tmp/out 2>&1
+is "one write of 1026 bytes is taken whole" "7,$SHORT_READ"
+set_sticky 3
+printf '%s\n' "$LONG" | piecewrite "$STICKY" 1024 > /tmp/out 2>&1
+expect "the 5 KB list in write()s of 1 KiB fails at the first ($(head -n1 /tmp/out))" [ "$?" = 1 ]
+old "the 5 KB list in write()s of 1 KiB leaves the list as it was"
+set_sticky 3
+printf '%s\n' "$LONG" | piecewrite "$STICKY" 1000 > /tmp/out 2>&1
+expect "the 5 KB list in write()s of 1000 bytes fails at the second ($(head -n2 /tmp/out | paste -sd' '))" [ "$?" = 1 ]
+is "the first write of 1000 bytes was a whole value of its own, and is the list (as for uid_map)" \
+	"$(seq -s, 1000 1199)"
+set_sticky 3
 piecewrite "$STICKY" 0 < /dev/null > /tmp/out 2>&1
 expect "a zero-length write succeeds ($(cat /tmp/out))" [ "$?" = 0 ]
 old "a zero-length write leaves the list as it was"
 echo 4 | piecewrite -o 5 "$STICKY" 100 > /tmp/out 2>&1
 expect "a write at offset 5 fails ($(cat /tmp/out))" [ "$?" = 1 ]
 old "a write at offset 5 leaves the list as it was"
+echo > "$STICKY" 2> /dev/null
+expect "an empty line is refused" [ "$?" != 0 ]
+old "an empty line leaves the list as it was"
+# and the old list is the one in force: 3 cannot be dropped, and 1000
+# (the first gid of the refused list) can
+set_knob 1
+steps -n -g 3,1000,1500 "after the refused writes, 3 is sticky and 1000 is not" \
+	1000,1500:EPERM 3,1500:ok
+set_knob 0
 
-dd if=/tmp/list of="$STICKY" bs=1M 2>/dev/null
-whole "the list in one write (dd bs=1M) is taken whole"
-
-# Short values, as sysctl.d and the project's sync-kernel write them.
-sysctl -w kernel.setgroups_sticky_gids="2003,2004" > /dev/null 2>&1
-expect "sysctl -w (busybox, no newline) of a short list" [ "$(cat "$STICKY")" = 2003,2004 ]
-sysctl.procps -w kernel.setgroups_sticky_gids="8 7" > /dev/null 2>&1
-expect "sysctl -w (procps) of a short list" [ "$(cat "$STICKY")" = 7,8 ]
-sysctl.procps -w kernel.setgroups_sticky_gids= > /dev/null 2>&1
-expect "sysctl -w (procps) of an empty value empties the list" [ -z "$(cat "$STICKY")" ]
+printf '%s\n' "$LONG" > /tmp/list
+dd if=/tmp/list of="$STICKY" bs=1M 2> /dev/null
+is "the 5 KB list in one write (dd bs=1M) is taken whole" "$LONG_READ"
+echo none > "$STICKY"
+is "none empties the list" none
 rm -f /tmp/list /tmp/out
