@@ -11,7 +11,7 @@
 #    warning in a file the series touches fails the check;
 #  - safety: boots that kernel (and the stock one, as the baseline) in
 #    qemu with safety-probe.c as the only program, which makes the same
-#    14 checks on every kernel and skips none.  With every sysctl at its
+#    16 checks on every kernel and skips none.  With every sysctl at its
 #    boot value, setgroups() and setgroups16() are refused as on stock,
 #    with and without no_new_privs and in a user namespace with
 #    setgroups "deny"; the drop cannot be turned on before the sticky
@@ -142,8 +142,8 @@ for v in "${versions[@]}"; do
 		log=$work/probe-$i.log
 		grep -E '^(ok|not ok) - ' "$log" | sed 's/^/#   /'
 		good=$(grep -c '^ok - ' "$log") bad=$(grep -c '^not ok - ' "$log")
-		result "$([ "$good" = 14 ] && [ "$bad" = 0 ] && grep -qx '# safety-probe done rc=0' "$log" && echo 0 || echo 1)" \
-			"$name: at least as safe as stock ($good of 14 probe checks ok, $bad not ok)"
+		result "$([ "$good" = 16 ] && [ "$bad" = 0 ] && grep -qx '# safety-probe done rc=0' "$log" && echo 0 || echo 1)" \
+			"$name: at least as safe as stock ($good of 16 probe checks ok, $bad not ok)"
 	done
 	unset image
 done

@@ -4,8 +4,8 @@
  *
  *   safety-probe NAME
  *
- * Prints 14 TAP lines "ok - NAME: ..." / "not ok - NAME: ...", the same
- * 14 on every kernel, and exits with the number of "not ok" lines.  No
+ * Prints 16 TAP lines "ok - NAME: ..." / "not ok - NAME: ...", the same
+ * 16 on every kernel, and exits with the number of "not ok" lines.  No
  * check is skipped: where a sysctl is missing, its check says what the
  * kernel must do without it, and checks that.
  *
@@ -18,16 +18,20 @@
  *         with and without no_new_privs, through setgroups16, and in a
  *         user namespace with setgroups "deny": as on stock.
  *   5     the knob cannot be turned on before the sticky list has been
- *         written (no knob at all passes).
+ *         written: EBUSY (no knob at all passes).
  *   6     the knob never comes without the sticky list.
  *   7-9   with 3 in the sticky list (where there is one), root of an
  *         allow namespace cannot drop 3, mapped or not, and can drop 4;
  *         where there is no sticky list, it drops 3 as on stock (the
  *         subgid route the list closes), which shows the check can fail.
- *   10-14 with the knob at 1 (where there is one): EPERM without
- *         no_new_privs, for a list that adds a group, in a "deny"
- *         namespace and for a drop of sticky 3; a drop of 4 and 5 works.
- *         Where there is no knob, every one of those is EPERM. */
+ *   10-15 with the knob at 1 (where there is one) and 3 sticky: EPERM
+ *         without no_new_privs and for a list that adds a group (both
+ *         keeping 3, so that the sticky check cannot be what refuses
+ *         them), for a drop of 3 through setgroups and setgroups16; a
+ *         drop of 4 and 5 works through both.
+ *   16    with the knob at 1 and the list "none", EPERM in a "deny"
+ *         namespace (which nothing sticky can explain).
+ *         Where there is no knob, every one of 10-16 is EPERM. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -236,8 +240,8 @@ int main(int argc, char **argv)
 
 		snprintf(got, sizeof(got), "write %s, knob reads %s",
 			 w ? strerror(e) : "succeeded", read_file(KNOB));
-		result(w && e == EPERM && !strcmp(read_file(KNOB), "0"),
-		       "sticky list never written: turning the knob on is refused with EPERM", got);
+		result(w && e == EBUSY && !strcmp(read_file(KNOB), "0"),
+		       "sticky list never written: turning the knob on is refused with EBUSY", got);
 		write_file(KNOB, "0");
 	} else {
 		result(1, "no knob: nothing can turn an unprivileged drop on", "no knob");
@@ -264,31 +268,40 @@ int main(int argc, char **argv)
 	expect("ok", "root of an allow namespace drops 4, which is not sticky",
 	       attempt(NS_ALLOW, 4, no4));
 
-	/* 10-14: the unprivileged drop, on where there is a knob */
+	/* 10-16: the unprivileged drop, on where there is a knob */
 	if (knob && write_file(KNOB, "1")) {
 		result(0, "turning kernel.setgroups_unprivileged_drop on after the list was written",
 		       strerror(errno));
 		knob = 0;
 	}
-	expect("EPERM", knob ? "knob 1, no no_new_privs: setgroups(1,2) is EPERM" :
-			       "no knob, no no_new_privs: setgroups(1,2) is EPERM",
-	       attempt(PLAIN, 2, drop));
-	expect("EPERM", knob ? "knob 1, no_new_privs: setgroups(1..6), which adds 6, is EPERM" :
+	expect("EPERM", knob ? "knob 1, sticky 3, no no_new_privs: setgroups(1,2,3) is EPERM" :
+			       "no knob, no no_new_privs: setgroups(1,2,3) is EPERM",
+	       attempt(PLAIN, 3, no45));
+	expect("EPERM", knob ? "knob 1, no_new_privs: setgroups(1..6), which adds 6 and keeps 3, is EPERM" :
 			       "no knob, no_new_privs: setgroups(1..6) is EPERM",
 	       attempt(NNP, 6, add));
-	expect("EPERM", knob ? "knob 1, user namespace with setgroups deny: setgroups() is EPERM" :
-			       "no knob, user namespace with setgroups deny: setgroups() is EPERM",
-	       attempt(NNP_USERNS, 0, drop));
 	expect("EPERM", knob ? "knob 1, sticky 3, no_new_privs: setgroups(1,2,4,5) is EPERM" :
 			       "no knob, no_new_privs: setgroups(1,2,4,5) is EPERM",
 	       attempt(NNP, 4, no3));
+	expect("EPERM", knob ? "knob 1, sticky 3, no_new_privs: setgroups16(1,2,4,5) is EPERM" :
+			       "no knob, no_new_privs: setgroups16(1,2,4,5) is EPERM",
+	       attempt(NNP_16, 4, no3));
 	expect(knob ? "ok" : "EPERM",
 	       knob ? "knob 1, sticky 3, no_new_privs: setgroups(1,2,3) drops 4 and 5" :
 		      "no knob, no_new_privs: setgroups(1,2,3) is EPERM",
 	       attempt(NNP, 3, no45));
+	expect(knob ? "ok" : "EPERM",
+	       knob ? "knob 1, sticky 3, no_new_privs: setgroups16(1,2,3) drops 4 and 5" :
+		      "no knob, no_new_privs: setgroups16(1,2,3) is EPERM",
+	       attempt(NNP_16, 3, no45));
+	if (sticky && write_file(STICKY, "none\n")) {
+		result(0, "writing none to kernel.setgroups_sticky_gids", strerror(errno));
+		sticky = 0;
+	}
+	expect("EPERM", knob ? "knob 1, nothing sticky, user namespace with setgroups deny: setgroups() is EPERM" :
+			       "no knob, user namespace with setgroups deny: setgroups() is EPERM",
+	       attempt(NNP_USERNS, 0, drop));
 	if (knob)
 		write_file(KNOB, "0");
-	if (sticky)
-		write_file(STICKY, "none\n");
 	return failures;
 }

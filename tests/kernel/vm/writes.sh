@@ -1,15 +1,18 @@
 # How a value reaches kernel.setgroups_sticky_gids.  Each write(2) at
 # position 0 is a whole value: installed, or refused with EINVAL and the
-# list left as it was.  Nothing is kept from one write to the next.  A
-# write of a multiple of 1024 bytes that does not end the line is
-# refused (stdio's first block of a longer value looks like that), and so
-# is an empty line ("none" is the empty list).  Every way the
+# list left as it was.  Nothing is kept from one write to the next but
+# the file position.  A write of a multiple of 1024 bytes that does not
+# end the line (stdio's first block of a longer value looks like that)
+# takes one byte and installs nothing, so that the rest, and whatever a
+# shell writes after the error, is refused at position 1.  An empty line
+# is refused ("none" is the empty list).  Every way the
 # documentation shows is tried: sysctl -w (procps, and busybox's), the
 # sysctl.d files as procps' sysctl -p and Debian's systemd-sysctl apply
 # them at boot, printf and echo (busybox and bash), dd bs=1M, and single
 # writes at the edges; `dropgroups sync-kernel` is in the cli section.
 # procps' and busybox's sysctl, systemd-sysctl, busybox's echo and dd
-# bs=1M write a value in one write(2), of any length.  printf (busybox
+# bs=1M write a value in one write(2), of any length (busybox's sysctl,
+# without a newline, not of exactly 1024 bytes).  printf (busybox
 # and bash) and bash's echo write through stdio: a value of up to 1023
 # bytes and its newline works, a longer one fails and leaves the list
 # as it was.
@@ -45,6 +48,10 @@ set_sticky 3
 sysctl -w kernel.setgroups_sticky_gids="$LONG" > /dev/null 2>&1
 expect "sysctl -w (busybox: one write, no newline) of 5 KB succeeds" [ "$?" = 0 ]
 is "sysctl -w (busybox) of 5 KB is taken whole" "$LONG_READ"
+set_sticky 3
+sysctl -w kernel.setgroups_sticky_gids="$SHORT," > /dev/null 2>&1
+expect "sysctl -w (busybox) of exactly 1024 bytes, no newline, fails" [ "$?" != 0 ]
+old "sysctl -w (busybox) of exactly 1024 bytes leaves the list as it was"
 
 # sysctl.d, as procps applies it (sysctl -p, --system): the list, then
 # the knob, in one file
@@ -79,6 +86,22 @@ for sh in sh bash; do
 	expect "printf ($sh) of 5 KB fails" [ "$?" != 0 ]
 	old "printf ($sh) of 5 KB leaves the list as it was"
 done
+# writers that go on after the first block: their last piece comes at
+# position 1, and is refused too (LONGC: the list with commas, 2003
+# first, so that a tail taken as the list would lose it)
+LONGC="2003,$LONG_READ"
+for how in "bash printf" "sh printf" "sh printf2" "bash echo-words" "bash echo2"; do
+	set_sticky 3
+	case $how in
+	"bash printf") bash -c 'printf "$0\n" > "$1"' "$LONGC" "$STICKY" ;;
+	"sh printf") sh -c 'printf "$0\n" > "$1"' "$LONGC" "$STICKY" ;;
+	"sh printf2") sh -c 'printf "%s %s\n" "$0" 1234 > "$1"' "$LONGC" "$STICKY" ;;
+	"bash echo-words") bash -c 'echo $0 > "$1"' "2003 $LONG" "$STICKY" ;;
+	"bash echo2") bash -c 'echo "$0" 1234 > "$1"' "$LONGC" "$STICKY" ;;
+	esac 2> /dev/null
+	expect "$how of 5 KB, which goes on writing after the error, fails" [ "$?" != 0 ]
+	old "$how of 5 KB: its last piece is refused too, the list is as it was"
+done
 set_sticky 3
 echo "$LONG" > "$STICKY"
 expect "echo (busybox sh: one write) of 5 KB succeeds" [ "$?" = 0 ]
@@ -91,7 +114,8 @@ old "echo (bash) of 5 KB leaves the list as it was: it goes on and writes its ne
 # single writes at the edges (piecewrite: the input in write()s of N bytes)
 set_sticky 3
 printf '%s' "$SHORT," | piecewrite "$STICKY" 1024 > /tmp/out 2>&1
-expect "one write of exactly 1024 bytes without a newline fails ($(paste -sd' ' < /tmp/out))" [ "$?" = 1 ]
+expect "one write of exactly 1024 bytes without a newline takes one byte, the rest is refused ($(paste -sd' ' < /tmp/out))" \
+	[ "$?/$(head -n 1 /tmp/out)" = "1/write(1024 bytes at 0): 1" ]
 old "one write of exactly 1024 bytes without a newline leaves the list as it was"
 printf '%s\n' "$SHORT" | piecewrite "$STICKY" 1024 > /tmp/out 2>&1
 expect "one write of 1024 bytes ending with a newline succeeds" [ "$?" = 0 ]
@@ -101,7 +125,7 @@ printf '%s\n' "$SHORT,7" | piecewrite "$STICKY" 2048 > /tmp/out 2>&1
 is "one write of 1026 bytes is taken whole" "7,$SHORT_READ"
 set_sticky 3
 printf '%s\n' "$LONG" | piecewrite "$STICKY" 1024 > /tmp/out 2>&1
-expect "the 5 KB list in write()s of 1 KiB fails at the first ($(head -n1 /tmp/out))" [ "$?" = 1 ]
+expect "the 5 KB list in write()s of 1 KiB fails ($(head -n2 /tmp/out | paste -sd' '))" [ "$?" = 1 ]
 old "the 5 KB list in write()s of 1 KiB leaves the list as it was"
 set_sticky 3
 printf '%s\n' "$LONG" | piecewrite "$STICKY" 1000 > /tmp/out 2>&1
