@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "util.h"
 
@@ -30,16 +31,21 @@ void *dg_arena_alloc(struct dg_arena **arena, size_t size)
 	if (!a || a->adopted || a->size - a->used < size) {
 		size_t room = size > ARENA_BLOCK ? size : ARENA_BLOCK;
 
+		/* malloc, and each piece zeroed as handed out: a calloc of
+		 * the whole block zeroed 64 KB for a small policy's few
+		 * hundred bytes, a fifth of a small login's instructions */
 		if (room > SIZE_MAX - sizeof(*a) ||
-		    !(a = calloc(1, sizeof(*a) + room)))
+		    !(a = malloc(sizeof(*a) + room)))
 			return NULL;
+		a->adopted = NULL;
+		a->used = 0;
 		a->size = room;
 		a->next = *arena;
 		*arena = a;
 	}
 	p = (char *)a->data + a->used;
 	a->used += size;
-	return p;
+	return memset(p, 0, size);
 }
 
 int dg_arena_adopt(struct dg_arena **arena, void *mem)
