@@ -40,6 +40,56 @@ char *dg_util_vasprintf(const char *fmt, va_list ap)
 	return vasprintf(&s, fmt, ap) < 0 ? NULL : s;
 }
 
+void dg_util_sb_add(struct dg_util_sb *b, const char *p, size_t n)
+{
+	/* room for the NUL too, so that take never grows */
+	if (b->bad || n > SIZE_MAX - b->len - 1 ||
+	    dg_util_grow((void **)&b->s, &b->cap, b->len + n + 1, 1) < 0) {
+		b->bad = true;
+		return;
+	}
+	memcpy(b->s + b->len, p, n);
+	b->len += n;
+	b->s[b->len] = '\0';
+}
+
+void dg_util_sb_puts(struct dg_util_sb *b, const char *p)
+{
+	dg_util_sb_add(b, p, strlen(p));
+}
+
+void dg_util_sb_putc(struct dg_util_sb *b, char c)
+{
+	dg_util_sb_add(b, &c, 1);
+}
+
+void dg_util_sb_uint(struct dg_util_sb *b, unsigned long long n)
+{
+	char text[24];
+	size_t i = sizeof(text);
+
+	do
+		text[--i] = (char)('0' + n % 10);
+	while ((n /= 10) != 0);
+	dg_util_sb_add(b, text + i, sizeof(text) - i);
+}
+
+char *dg_util_sb_take(struct dg_util_sb *b)
+{
+	char *s = b->s;
+
+	if (!b->bad && !s)
+		dg_util_sb_add(b, "", 0);
+	s = b->s;
+	b->s = NULL;
+	b->len = b->cap = 0;
+	if (b->bad) {
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
 int dg_util_read_whole(int fd, size_t size_hint, size_t max, char **text,
 		       size_t *len)
 {

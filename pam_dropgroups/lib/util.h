@@ -112,6 +112,25 @@ static inline size_t dg_util_control_len(const char *p, bool c1)
 	return c1 && u[0] == 0xc2 && u[1] >= 0x80 && u[1] <= 0x9f ? 2 : 0;
 }
 
+/* A string built by appending, for the log line (logline.c, the module's
+ * group lists): open_memstream and fprintf cost a zeroed 8 KB buffer
+ * and a format parse per piece, a third of a small login's
+ * instructions.  Start from {0}; a failed append sets bad and the rest
+ * are no-ops; dg_util_sb_take hands out the NUL-terminated string, or
+ * NULL (and frees it) when bad. */
+struct dg_util_sb {
+	char *s;
+	size_t len, cap;
+	bool bad;
+};
+
+void dg_util_sb_add(struct dg_util_sb *b, const char *p, size_t n);
+void dg_util_sb_puts(struct dg_util_sb *b, const char *p);
+void dg_util_sb_putc(struct dg_util_sb *b, char c);
+/* n in decimal */
+void dg_util_sb_uint(struct dg_util_sb *b, unsigned long long n);
+char *dg_util_sb_take(struct dg_util_sb *b);
+
 /* Read fd to its end (size_hint: its expected size) into a
  * NUL-terminated *text of *len bytes.  0, -ENOMEM, -EFBIG when it holds
  * more than max bytes, or read's -errno. */

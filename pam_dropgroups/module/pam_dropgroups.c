@@ -194,12 +194,11 @@ static char *list_groups_as(const struct dg_outcome *o, bool want_kept,
 {
 	const char *sep = fields_more ? "," : ", ";
 	const struct dg_decision *d = &o->decision;
-	_cleanup_free_ char *s = NULL;
-	size_t len = 0, shown = 0, more = 0;
-	FILE *f = open_memstream(&s, &len);
-	int bad = !f;
+	struct dg_util_sb b = {0};
+	size_t shown = 0, more = 0;
 
-	for (size_t i = 0; f && i < d->n_verdicts; i++) {
+	/* (dg_util_sb, not open_memstream and fprintf: see util.h) */
+	for (size_t i = 0; !b.bad && i < d->n_verdicts; i++) {
 		const struct dg_verdict *v = &d->verdicts[i];
 		_cleanup_free_ char *label = NULL;
 		const char *name;
@@ -210,23 +209,29 @@ static char *list_groups_as(const struct dg_outcome *o, bool want_kept,
 			more++;
 			continue;
 		}
+		if (shown)
+			dg_util_sb_puts(&b, sep);
 		name = dg_gids_name_get(&o->names, v->gid);
-		if (!name && !(label = dg_nss_group_label(v->gid)))
-			bad = 1;
-		else if (name)
-			bad |= fprintf(f, "%s%s(%u)", shown ? sep : "", name,
-				       (unsigned)v->gid) < 0;
-		else
-			bad |= fprintf(f, "%s%s", shown ? sep : "", label) < 0;
+		if (name) {
+			dg_util_sb_puts(&b, name);
+			dg_util_sb_putc(&b, '(');
+			dg_util_sb_uint(&b, (unsigned)v->gid);
+			dg_util_sb_putc(&b, ')');
+		} else if ((label = dg_nss_group_label(v->gid))) {
+			dg_util_sb_puts(&b, label);
+		} else {
+			b.bad = true;
+		}
 		shown++;
 	}
 	if (fields_more)
 		*fields_more = more;
-	else if (f && more)
-		bad |= fprintf(f, " and %zu more", more) < 0;
-	if (f && fclose(f) != 0)
-		bad = 1;
-	return bad ? NULL : DG_TAKE(s);
+	else if (more) {
+		dg_util_sb_puts(&b, " and ");
+		dg_util_sb_uint(&b, more);
+		dg_util_sb_puts(&b, " more");
+	}
+	return dg_util_sb_take(&b);
 }
 
 static char *list_groups(const struct dg_outcome *o, bool want_kept,
