@@ -161,8 +161,9 @@ static enum dg_nss_files_order files_first(const char *db)
 }
 
 /* One pass over a files-backend database, calling found(entry) for each
- * entry in file order.  0, -ENOMEM, or -EIO when the file could not be
- * read whole (the caller then asks every key on its own). */
+ * entry in file order, until found returns 1 (every key it wants has
+ * its answer).  0, -ENOMEM, or -EIO when the file could not be read
+ * whole (the caller then asks every key on its own). */
 typedef int (*file_entry_fn)(void *entry, void *ctx);
 
 #define FILE_PASS_MAX (256u << 20)
@@ -222,8 +223,8 @@ static int parse_entries(char *text, size_t len, int sysconf_key,
 			return 0; /* the end of the file */
 		if (r != 0 || !res)
 			return r == ENOMEM ? -ENOMEM : -EIO;
-		if ((r = found(res, ctx)) < 0)
-			return r;
+		if ((r = found(res, ctx)) != 0)
+			return r < 0 ? r : 0; /* 1: nothing left to learn */
 	}
 }
 
@@ -265,24 +266,36 @@ static int cmp_gid(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Name the gids of `names` (sorted) that /etc/group has. */
+struct by_gid {
+	struct dg_gid_names *names;
+	size_t unnamed; /* how many of names have no name yet */
+};
+
+/* Name the gids of `names` (sorted) that /etc/group has.  1 once every
+ * one is named: nss_files answers a gid with its first line, so the
+ * rest of the file cannot change an answer, and the pass stops there
+ * (with a small session's groups near the top of a long file, most of
+ * the file's cost). */
 static int name_from_file(void *entry, void *ctx)
 {
 	const struct group *gr = entry;
-	struct dg_gid_names *names = ctx;
+	struct by_gid *b = ctx;
 	struct dg_gid_name *n;
 
 	if (!files_answers(gr->gr_name) ||
-	    !(n = bsearch(&gr->gr_gid, names->v, names->n, sizeof(*names->v),
-			  cmp_gid)) ||
+	    !(n = bsearch(&gr->gr_gid, b->names->v, b->names->n,
+			  sizeof(*b->names->v), cmp_gid)) ||
 	    n->name) /* the first line wins, as in getgrgid_r */
 		return 0;
-	return (n->name = strdup(gr->gr_name)) ? 0 : -ENOMEM;
+	if (!(n->name = strdup(gr->gr_name)))
+		return -ENOMEM;
+	return --b->unnamed == 0;
 }
 
 struct by_name {
 	struct dg_name_answers *answers;
 	bool *done;
+	size_t unanswered; /* how many of answers are not done */
 	bool groups;
 };
 
@@ -305,7 +318,8 @@ static int answer_from_file(void *entry, void *ctx)
 	b->answers->v[i].status = 1;
 	if (b->groups)
 		b->answers->v[i].gid = ((struct group *)entry)->gr_gid;
-	return 0;
+	/* every name has its first line: the rest cannot change one */
+	return --b->unanswered == 0;
 }
 
 /* Answer what the files backend can of out (sorted by name) in one pass;
@@ -313,7 +327,7 @@ static int answer_from_file(void *entry, void *ctx)
 static int answers_from_file(bool groups, struct dg_name_answers *out,
 			     bool *done)
 {
-	struct by_name b = {out, done, groups};
+	struct by_name b = {out, done, out->n, groups};
 	enum dg_nss_files_order order;
 	int r;
 
@@ -462,7 +476,8 @@ int dg_nss_gid_names(const struct dg_gids *gids, struct dg_gid_names *out,
 	order = gids->n >= 2 ? files_first("group") : DG_NSS_FILES_NOT_FIRST;
 	if (order != DG_NSS_FILES_NOT_FIRST &&
 	    (r = file_pass("/etc/group", _SC_GETGR_R_SIZE_MAX, true,
-			   name_from_file, &names)) < 0) {
+			   name_from_file,
+			   &(struct by_gid){&names, names.n})) < 0) {
 		order = DG_NSS_FILES_NOT_FIRST;
 		for (size_t i = 0; i < names.n; i++)
 			free(names.v[i].name), names.v[i].name = NULL;
