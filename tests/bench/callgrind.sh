@@ -21,10 +21,13 @@ set -uo pipefail
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 B=${BUILD:-$TOP/build}
 BASELINE_DEFAULT=$TOP/tests/bench/callgrind-baseline.txt
-ALL_CASES="16:1 1024:1 65536:1 16:100 1024:100 65536:100 16:10000 1024:10000"
+# G+E: G groups and E more lines in /etc/group (pambench.c)
+ALL_CASES="16:1 16:10 16+2000:1 16+2000:10 1024:1 65536:1 16:100 1024:100 \
+65536:100 16:10000 1024:10000"
 # The gate's cases, G:R for a login from the cache and G:R:cold for one
 # that parses: small enough for make check (about 15 s in all, idle).
-GATE_CASES="16:1 16:100 1024:1 1024:100 16:2000 16:100:cold 16:2000:cold"
+GATE_CASES="16:1 16:10 16+2000:1 16+2000:10 16:100 1024:1 1024:100 16:2000
+16:100:cold 16:2000:cold"
 TOLERANCE=${CG_TOLERANCE:-20}
 
 mode=table

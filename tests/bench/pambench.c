@@ -12,12 +12,15 @@
  *   pambench MODULE.so G R PEER MODE   one login (make bench-callgrind:
  *                                      callgrind counts bench_login only)
  *
+ * G is a number of groups, or G+E: G groups and E more lines in
+ * /etc/group after them (other users' groups, none of the user's: a
+ * stock-sized file whose session groups come first).
  * PEER: permit, group, dropgroups, bare.  MODE: fresh (after one
  * uncounted fresh login, so that the compiled policy is in the cache, as
  * in every login but the first after an edit), cold (the cache emptied
  * first: the first login after an edit), live.
  * BENCH_REPS (default 5) repetitions, interleaved across the peers; each
- * figure is the median.  BENCH_CASES="G:R G:R ..." picks the cases.
+ * figure is the median.  BENCH_CASES="G:R G+E:R ..." picks the cases.
  * BENCH_CLI=PATH/dropgroups also times `dropgroups check` and `explain`
  * on the largest policy of the cases, with the cache and without. */
 #ifndef _GNU_SOURCE
@@ -43,6 +46,7 @@
 #define FIRST_GID 10000
 #define RESTR_GID 9999  /* "restr": restricting, in the starting list */
 #define EXTRA_GID 9998  /* "extra": what pam_group adds */
+#define EXTRA_FIRST_GID 200000 /* the extra lines of a G+E case */
 #define POLICY "/etc/security/bench-dropgroups.conf"
 
 /* P_COLD: pam_dropgroups with its cache emptied before each login
@@ -184,9 +188,10 @@ static void sandbox(void)
 }
 
 /* The case's /etc/group (written in place: the bind mount stays),
- * group.conf and policy: n_groups starting groups g0.. with names, and
- * n_rules rules each, the matching one last. */
-static void write_case(size_t n_groups, size_t n_rules)
+ * group.conf and policy: n_groups starting groups g0.. with names, then
+ * n_extra lines of groups of other users, and n_rules rules each, the
+ * matching one last. */
+static void write_case(size_t n_groups, size_t n_extra, size_t n_rules)
 {
 	char path[128];
 	struct buf b;
@@ -196,6 +201,9 @@ static void write_case(size_t n_groups, size_t n_rules)
 		USER_GID, RESTR_GID, EXTRA_GID);
 	for (size_t i = 0; i + 1 < n_groups; i++)
 		fprintf(b.f, "g%zu:x:%zu:" USER "\n", i, FIRST_GID + i);
+	for (size_t i = 0; i < n_extra; i++)
+		fprintf(b.f, "x%zu:x:%zu:nouser%zu\n", i, EXTRA_FIRST_GID + i,
+			i);
 	snprintf(path, sizeof(path), "%s/group", tmp);
 	buf_write(&b, path);
 
@@ -341,7 +349,8 @@ static double median(double *v, int n)
 
 #define MAX_REPS 64
 
-static double run_case(size_t g, size_t r, double *fig /* [2][N_PEERS] */)
+static double run_case(size_t g, size_t e, size_t r,
+		       double *fig /* [2][N_PEERS] */)
 {
 	int reps = getenv("BENCH_REPS") ? atoi(getenv("BENCH_REPS")) : 5;
 	double v[2][N_PEERS][MAX_REPS];
@@ -351,7 +360,7 @@ static double run_case(size_t g, size_t r, double *fig /* [2][N_PEERS] */)
 		reps = 5;
 	if (reps > MAX_REPS)
 		reps = MAX_REPS;
-	write_case(g, r);
+	write_case(g, e, r);
 	end_live();
 	/* enough logins per figure for ~20 ms (at least 1, at most 200) */
 	for (int fresh = 0; fresh < 2; fresh++)
@@ -430,7 +439,7 @@ static void time_cli(const char *cli, size_t g, size_t r)
 		reps = 5;
 	if (reps > MAX_REPS)
 		reps = MAX_REPS;
-	write_case(g, r);
+	write_case(g, 0, r);
 	(void)cli_ms(check, 1); /* one untimed run: the files are cached */
 	for (int k = 0; k < reps; k++)
 		for (int c = 0; c < 2; c++)
@@ -442,14 +451,34 @@ static void time_cli(const char *cli, size_t g, size_t r)
 		       median(v[c][1], reps));
 }
 
+/* "G" or "G+E": 0, or -1 when it is neither. */
+static int parse_groups(const char *s, size_t *g, size_t *e)
+{
+	char *end;
+
+	*g = strtoul(s, &end, 10);
+	*e = 0;
+	if (end == s)
+		return -1;
+	if (*end == '+') {
+		s = end + 1;
+		*e = strtoul(s, &end, 10);
+		if (end == s)
+			return -1;
+	}
+	return *end ? -1 : 0;
+}
+
 int main(int argc, char **argv)
 {
-	static const size_t def_cases[][2] = {
-		{16, 1},     {1024, 1},     {65536, 1},
-		{16, 100},   {1024, 100},   {65536, 100},
-		{16, 10000}, {1024, 10000}, {65536, 10000},
+	/* groups, extra /etc/group lines, rules */
+	static const size_t def_cases[][3] = {
+		{16, 0, 1},       {16, 0, 10},       {16, 2000, 1},
+		{16, 2000, 10},   {1024, 0, 1},      {65536, 0, 1},
+		{16, 0, 100},     {1024, 0, 100},    {65536, 0, 100},
+		{16, 0, 10000},   {1024, 0, 10000},  {65536, 0, 10000},
 	};
-	size_t cases[32][2], n_cases = 0, cli_rules = 0, cli_groups = 0;
+	size_t cases[32][3], n_cases = 0, cli_rules = 0, cli_groups = 0;
 	double headline = -1;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -472,8 +501,11 @@ int main(int argc, char **argv)
 				break;
 		if (p == N_PEERS)
 			return 2;
-		write_case(strtoul(argv[2], NULL, 10),
-			   strtoul(argv[3], NULL, 10));
+		size_t g, e;
+
+		if (parse_groups(argv[2], &g, &e) < 0)
+			return 2;
+		write_case(g, e, strtoul(argv[3], NULL, 10));
 		if (!fresh || p == P_DG) {
 			/* warm the handle, or the cache: count the second */
 			restore();
@@ -491,10 +523,19 @@ int main(int argc, char **argv)
 		char *s = strdup(getenv("BENCH_CASES")), *save = NULL;
 
 		for (char *t = strtok_r(s, " ,", &save); t && n_cases < 32;
-		     t = strtok_r(NULL, " ,", &save))
-			if (sscanf(t, "%zu:%zu", &cases[n_cases][0],
-				   &cases[n_cases][1]) == 2)
+		     t = strtok_r(NULL, " ,", &save)) {
+			char *colon = strchr(t, ':');
+
+			if (!colon)
+				continue;
+			*colon = '\0';
+			if (parse_groups(t, &cases[n_cases][0],
+					 &cases[n_cases][1]) == 0) {
+				cases[n_cases][2] = strtoul(colon + 1, NULL,
+							    10);
 				n_cases++;
+			}
+		}
 		free(s);
 	} else {
 		n_cases = sizeof(def_cases) / sizeof(def_cases[0]);
@@ -512,15 +553,21 @@ int main(int argc, char **argv)
 	       "dg/group", "dg/floor", "dg-permit", "cold");
 	for (size_t c = 0; c < n_cases; c++) {
 		double fig[2 * N_PEERS];
-		size_t g = cases[c][0], r = cases[c][1];
-		double R = run_case(g, r, fig);
+		size_t g = cases[c][0], e = cases[c][1], r = cases[c][2];
+		double R = run_case(g, e, r, fig);
+		char gtext[48];
+
+		if (e)
+			snprintf(gtext, sizeof(gtext), "%zu+%zu", g, e);
+		else
+			snprintf(gtext, sizeof(gtext), "%zu", g);
 
 		for (int fresh = 1; fresh >= 0; fresh--) {
 			double *f = fig + fresh * N_PEERS;
 
-			printf("%-7zu %-6zu %-5s %10.1f %10.1f %10.1f %10.1f "
+			printf("%-7s %-6zu %-5s %10.1f %10.1f %10.1f %10.1f "
 			       "%8.2f %9.2f %9.1f",
-			       g, r, fresh ? "fresh" : "live", f[P_BARE],
+			       gtext, r, fresh ? "fresh" : "live", f[P_BARE],
 			       f[P_PERMIT], f[P_GROUP], f[P_DG],
 			       f[P_DG] / f[P_GROUP],
 			       f[P_DG] / (f[P_BARE] + f[P_PERMIT]),
@@ -530,11 +577,11 @@ int main(int argc, char **argv)
 			else
 				printf(" %10s\n", "-");
 		}
-		if (r > cli_rules) {
+		if (r > cli_rules && !e) {
 			cli_rules = r;
 			cli_groups = g;
 		}
-		if (g == 16 && r == 100)
+		if (g == 16 && !e && r == 100)
 			headline = R;
 	}
 	for (int p = 0; p < N_PEERS; p++)
@@ -550,7 +597,7 @@ int main(int argc, char **argv)
 	if (headline < 0) {
 		double fig[2 * N_PEERS];
 
-		headline = run_case(16, 100, fig);
+		headline = run_case(16, 0, 100, fig);
 	}
 	end_live();
 	if (getenv("BENCH_CLI") && cli_rules)
