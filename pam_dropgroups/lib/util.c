@@ -42,9 +42,13 @@ char *dg_util_vasprintf(const char *fmt, va_list ap)
 
 void dg_util_sb_add(struct dg_util_sb *b, const char *p, size_t n)
 {
-	/* room for the NUL too, so that take never grows */
-	if (b->bad || n > SIZE_MAX - b->len - 1 ||
-	    dg_util_grow((void **)&b->s, &b->cap, b->len + n + 1, 1) < 0) {
+	if (b->bad)
+		return;
+	/* room for the NUL too, so that take never grows; a line's worth
+	 * at first, so that a log line grows once or not at all */
+	if (b->cap - b->len <= n &&
+	    (n > SIZE_MAX - b->len - 256 ||
+	     dg_util_grow((void **)&b->s, &b->cap, b->len + n + 256, 1) < 0)) {
 		b->bad = true;
 		return;
 	}

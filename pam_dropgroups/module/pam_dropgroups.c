@@ -186,22 +186,24 @@ static void log_diags(struct call *c, const struct dg_diags *diags,
 #define LOGGED_GROUPS_MAX 16
 
 /* "audio(29), video(44)" for the verdicts with kept == want_kept and, if
- * only_noted, restricting_named set; with fields, "audio(29),video(44)"
- * and the count past LOGGED_GROUPS_MAX in *more instead of in the text.
- * NULL on ENOMEM. */
+ * only_noted, restricting_named set, with " and N more" past
+ * LOGGED_GROUPS_MAX; with fields, also "audio(29),video(44)" there and
+ * the count in *more instead: one walk and one name look-up for both.
+ * NULL on ENOMEM (and *fields NULL). */
 static char *list_groups_as(const struct dg_outcome *o, bool want_kept,
-			    bool only_noted, size_t *fields_more)
+			    bool only_noted, char **fields, size_t *fields_more)
 {
-	const char *sep = fields_more ? "," : ", ";
 	const struct dg_decision *d = &o->decision;
-	struct dg_util_sb b = {0};
+	struct dg_util_sb b = {0}, f = {0};
 	size_t shown = 0, more = 0;
+	char *text;
 
 	/* (dg_util_sb, not open_memstream and fprintf: see util.h) */
 	for (size_t i = 0; !b.bad && i < d->n_verdicts; i++) {
 		const struct dg_verdict *v = &d->verdicts[i];
 		_cleanup_free_ char *label = NULL;
 		const char *name;
+		size_t start;
 
 		if (v->kept != want_kept || (only_noted && !v->restricting_named))
 			continue;
@@ -210,7 +212,8 @@ static char *list_groups_as(const struct dg_outcome *o, bool want_kept,
 			continue;
 		}
 		if (shown)
-			dg_util_sb_puts(&b, sep);
+			dg_util_sb_add(&b, ", ", 2);
+		start = b.len;
 		name = dg_gids_name_get(&o->names, v->gid);
 		if (name) {
 			dg_util_sb_puts(&b, name);
@@ -222,22 +225,35 @@ static char *list_groups_as(const struct dg_outcome *o, bool want_kept,
 		} else {
 			b.bad = true;
 		}
+		if (fields && !b.bad) {
+			if (shown)
+				dg_util_sb_putc(&f, ',');
+			dg_util_sb_add(&f, b.s + start, b.len - start);
+		}
 		shown++;
 	}
-	if (fields_more)
+	if (fields) {
 		*fields_more = more;
-	else if (more) {
-		dg_util_sb_puts(&b, " and ");
-		dg_util_sb_uint(&b, more);
-		dg_util_sb_puts(&b, " more");
+		f.bad |= b.bad;
+		*fields = dg_util_sb_take(&f);
 	}
-	return dg_util_sb_take(&b);
+	if (more) {
+		dg_util_sb_add(&b, " and ", 5);
+		dg_util_sb_uint(&b, more);
+		dg_util_sb_add(&b, " more", 5);
+	}
+	text = dg_util_sb_take(&b);
+	if (fields && !text) {
+		free(*fields);
+		*fields = NULL;
+	}
+	return text;
 }
 
 static char *list_groups(const struct dg_outcome *o, bool want_kept,
 			 bool only_noted)
 {
-	return list_groups_as(o, want_kept, only_noted, NULL);
+	return list_groups_as(o, want_kept, only_noted, NULL, NULL);
 }
 
 /* The plan made for one handle, kept as PAM data so that every later
@@ -411,11 +427,12 @@ static void log_applied(struct call *c, const struct dg_outcome *o,
 			bool report_only)
 {
 	const struct dg_plan *plan = &c->k->plan;
-	_cleanup_free_ char *dropped = list_groups(o, false, false);
-	_cleanup_free_ char *noted = list_groups(o, true, true);
 	_cleanup_free_ char *listed = NULL, *fields = NULL;
-	bool nnp = plan->rule->src->no_new_privs;
 	size_t more = 0;
+	_cleanup_free_ char *dropped = list_groups_as(o, false, false, &listed,
+						      &more);
+	_cleanup_free_ char *noted = list_groups(o, true, true);
+	bool nnp = plan->rule->src->no_new_privs;
 	int pri = login_line_priority(c);
 
 	/* The groups are set by now: a log line lost to ENOMEM is all that
@@ -427,7 +444,6 @@ static void log_applied(struct call *c, const struct dg_outcome *o,
 			   "rule \"%s\" names restricting group(s) %s in drop; "
 			   "they stay",
 			   plan->rule->label, noted);
-	listed = list_groups_as(o, false, false, &more);
 	fields = call_fields(c, report_only ? "would-drop" : "dropped",
 			     listed, more,
 			     (long long)o->decision.groups.n);
