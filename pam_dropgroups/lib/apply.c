@@ -147,16 +147,22 @@ static int name_ahead(const struct dg_plan *plan,
 		      struct dg_gid_names *out, struct dg_apply_error *why)
 {
 	_cleanup_free_ gid_t *current = NULL;
-	struct dg_outcome o = {0};
+	gid_t failed = 0;
 	size_t n = 0;
-	int r = decide_now(plan, known, &current, &n, &o, why);
+	int r;
 
-	if (r < 0)
-		return r;
-	*out = o.names;
-	o.names = (struct dg_gid_names){0};
-	dg_plan_outcome_free(&o);
-	return 0;
+	/* decide_now, but the names alone (dg_plan_names): the decision
+	 * is made again inside the lock */
+	if ((r = dg_kernel_get_groups(&current, &n)) < 0)
+		return fail(why, DG_STEP_GETGROUPS, r);
+	r = dg_plan_names(plan, current, n, known, out, &failed);
+	if (r == -ENOMEM)
+		return fail(why, DG_STEP_DECIDE, r);
+	if (r < 0) {
+		fail(why, DG_STEP_NAMES, r);
+		why->gid = failed;
+	}
+	return r;
 }
 
 int dg_apply(const struct dg_plan *plan, bool always_no_new_privs,

@@ -154,9 +154,11 @@ static int unnamed_drops(const struct dg_decision *d,
 	return 0;
 }
 
-int dg_plan_decide(const struct dg_plan *plan, const gid_t *current,
-		   size_t n_current, const struct dg_gid_names *known,
-		   struct dg_outcome *out, gid_t *failed)
+/* dg_plan_decide; without again, the decision is the first one, made
+ * before the names were asked (for a caller that wants the names). */
+static int plan_decide(const struct dg_plan *plan, const gid_t *current,
+		       size_t n_current, const struct dg_gid_names *known,
+		       bool again, struct dg_outcome *out, gid_t *failed)
 {
 	struct dg_outcome o = {0};
 	struct dg_gids ask = {0};
@@ -180,7 +182,7 @@ int dg_plan_decide(const struct dg_plan *plan, const gid_t *current,
 	} else if ((r = dg_gids_names_merge(known, &asked, &o.names)) < 0) {
 		goto out;
 	}
-	if (ask.n) {
+	if (ask.n && again) {
 		dg_policy_decision_free(&o.decision);
 		r = dg_policy_decide(current, n_current, plan->user.primary_gid,
 				     &plan->policy, plan->rule, &o.names,
@@ -194,6 +196,29 @@ out:
 	else
 		*out = o;
 	return r;
+}
+
+int dg_plan_decide(const struct dg_plan *plan, const gid_t *current,
+		   size_t n_current, const struct dg_gid_names *known,
+		   struct dg_outcome *out, gid_t *failed)
+{
+	return plan_decide(plan, current, n_current, known, true, out, failed);
+}
+
+int dg_plan_names(const struct dg_plan *plan, const gid_t *current,
+		  size_t n_current, const struct dg_gid_names *known,
+		  struct dg_gid_names *out, gid_t *failed)
+{
+	struct dg_outcome o = {0};
+	int r = plan_decide(plan, current, n_current, known, false, &o,
+			    failed);
+
+	if (r < 0)
+		return r;
+	*out = o.names;
+	o.names = (struct dg_gid_names){0};
+	dg_plan_outcome_free(&o);
+	return 0;
 }
 
 void dg_plan_outcome_free(struct dg_outcome *o)

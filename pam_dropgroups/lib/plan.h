@@ -47,6 +47,14 @@ int dg_plan_decide(const struct dg_plan *plan, const gid_t *current,
 		   size_t n_current, const struct dg_gid_names *known,
 		   struct dg_outcome *out, gid_t *failed);
 
+/* The names dg_plan_decide would hand out in out->names, without the
+ * decision made again with them: names can only keep more, so the gids
+ * a second decision drops are named already.  For the look-up ahead of
+ * an apply, which decides again itself.  0, or as dg_plan_decide. */
+int dg_plan_names(const struct dg_plan *plan, const gid_t *current,
+		  size_t n_current, const struct dg_gid_names *known,
+		  struct dg_gid_names *out, gid_t *failed);
+
 void dg_plan_outcome_free(struct dg_outcome *o);
 void dg_plan_free(struct dg_plan *plan);
 
