@@ -14,20 +14,31 @@
 #include "idmap.h"
 #include "util.h"
 
+/* The first guess at the size of the list: a login's list fits, and is
+ * then read with one system call, not a count and a read. */
+#define GROUPS_GUESS 64
+
 int dg_kernel_get_groups(gid_t **out, size_t *n)
 {
-	for (;;) {
-		int want = getgroups(0, NULL);
-		_cleanup_free_ gid_t *v = NULL;
-		int got;
+	size_t size = GROUPS_GUESS;
 
-		if (want < 0)
-			return -errno;
-		if (!(v = calloc((size_t)want + 1, sizeof(*v))))
+	for (;;) {
+		_cleanup_free_ gid_t *v = calloc(size, sizeof(*v));
+		int want, got;
+
+		if (!v)
 			return -ENOMEM;
-		got = getgroups(want + 1, v);
-		if (got < 0 && errno == EINVAL)
-			continue; /* another thread grew the list: ask again */
+		got = getgroups((int)size, v);
+		if (got < 0 && errno == EINVAL) {
+			/* more than size (or another thread grew the list):
+			 * ask how many, and read again with room for one
+			 * more */
+			if ((want = getgroups(0, NULL)) < 0)
+				return -errno;
+			size = (size_t)want + 1 > size ? (size_t)want + 1
+						       : size * 2;
+			continue;
+		}
 		if (got < 0)
 			return -errno;
 		*out = DG_TAKE(v);
@@ -139,6 +150,11 @@ int dg_kernel_read_gid_map(struct dg_idmap *map, gid_t *overflow)
 	if (r < 0)
 		return r;
 	*overflow = 65534; /* the kernel's default */
+	/* The initial namespace's map: no gid is shown as the overflow gid
+	 * there, and dg_idmap_check never asks for it, so its file is not
+	 * read (four system calls of every login). */
+	if ((r = dg_idmap_parse(text, map)) < 0 || dg_idmap_is_identity(map))
+		return r;
 	if (dg_kernel_sysctl_read("/proc/sys/kernel/overflowgid", &ov) == 0) {
 		char *end;
 		unsigned long v;
@@ -152,5 +168,5 @@ int dg_kernel_read_gid_map(struct dg_idmap *map, gid_t *overflow)
 		if (*ov && !*end && v <= 4294967294UL)
 			*overflow = (gid_t)v;
 	}
-	return dg_idmap_parse(text, map);
+	return 0;
 }
