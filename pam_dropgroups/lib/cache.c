@@ -629,14 +629,18 @@ static void slot_name(const char *path, char name[static 32])
 }
 
 /* Root's alone: owned by root, and nobody else may read, write or (for
- * a directory) enter it. */
-static bool roots_alone(int fd, mode_t type)
+ * a directory) enter it.  When it is, *out (if not NULL) is its fstat:
+ * the caller needs no second one. */
+static bool roots_alone(int fd, mode_t type, struct stat *out)
 {
 	struct stat st;
-
-	return fstat(fd, &st) == 0 && (st.st_mode & S_IFMT) == type &&
+	bool alone = fstat(fd, &st) == 0 && (st.st_mode & S_IFMT) == type &&
 	       st.st_uid == 0 && (st.st_mode & 077) == 0 &&
 	       (type != S_IFREG || st.st_nlink == 1);
+
+	if (alone && out)
+		*out = st;
+	return alone;
 }
 
 /* DG_CACHE_DIR, opened and checked (created first when `create`); -1
@@ -650,7 +654,7 @@ static int open_dir(bool create)
 	    (mkdir(DG_CACHE_DIR, 0700) == 0 || errno == EEXIST))
 		fd = open(DG_CACHE_DIR,
 			  O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd >= 0 && !roots_alone(fd, S_IFDIR)) {
+	if (fd >= 0 && !roots_alone(fd, S_IFDIR, NULL)) {
 		close(fd);
 		fd = -1;
 	}
@@ -675,7 +679,7 @@ int dg_cache_read(const char *path, struct dg_cache **out)
 		    O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0)
 		return errno == ENOMEM ? -ENOMEM : 0;
-	if (!roots_alone(fd, S_IFREG) || fstat(fd, &st) < 0 ||
+	if (!roots_alone(fd, S_IFREG, &st) ||
 	    st.st_size <= 0 || st.st_size > (off_t)CACHE_MAX_BYTES)
 		return 0;
 	/* read, not mapped: a file cut short under a mapping would kill
