@@ -202,8 +202,9 @@ bench-audit: all $(B)/logsink
 # One login through pam_dropgroups against pam_permit, pam_group and the
 # bare getgroups+setgroups pair, in one process (tests/bench/pambench.c;
 # as root, in a mount namespace of its own with throwaway /etc files).
-# Its last line: dropgroups_vs_pam_group_ratio: R.  BENCH_CASES="G:R G+E:R ..."
-# picks cases (G+E: E more /etc/group lines), BENCH_REPS the repetitions.  See docs/performance.md.
+# Its last line: dropgroups_vs_pam_group_ratio: R.
+# BENCH_CASES="G:R G+E:R ..." picks cases (G+E: E more /etc/group
+# lines), BENCH_REPS the repetitions.  See docs/performance.md.
 bench: all $(B)/pambench
 	BENCH_CLI=$(CURDIR)/$(B)/dropgroups $(B)/pambench $(CURDIR)/$(B)/pam_dropgroups.so
 
