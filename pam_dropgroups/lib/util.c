@@ -46,12 +46,15 @@ void dg_util_sb_add(struct dg_util_sb *b, const char *p, size_t n)
 		return;
 	/* room for the NUL too, so that take never grows; a line's worth
 	 * at first, so that a log line grows once or not at all */
-	if (b->cap - b->len <= n &&
+	if ((!b->s || b->cap - b->len <= n) &&
 	    (n > SIZE_MAX - b->len - 256 ||
 	     dg_util_grow((void **)&b->s, &b->cap, b->len + n + 256, 1) < 0)) {
 		b->bad = true;
 		return;
 	}
+	/* grown above when s was NULL: dg_util_grow's 0 comes with a
+	 * buffer then, as cap was 0 */
+	DG_ANALYZER_ASSUME(b->s != NULL);
 	memcpy(b->s + b->len, p, n);
 	b->len += n;
 	b->s[b->len] = '\0';
