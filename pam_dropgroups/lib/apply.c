@@ -79,15 +79,18 @@ static int set_and_verify(const struct dg_outcome *o, const gid_t *current,
 /* Read the process's groups into *current and decide for them: 0, or
  * -errno with *why filled. */
 static int decide_now(const struct dg_plan *plan,
-		      const struct dg_gid_names *known, gid_t **current,
-		      size_t *n, struct dg_outcome *o, struct dg_apply_error *why)
+		      const struct dg_gid_names *known,
+		      struct dg_gid_names *take, gid_t **current, size_t *n,
+		      struct dg_outcome *o, struct dg_apply_error *why)
 {
 	gid_t failed = 0;
 	int r;
 
 	if ((r = dg_kernel_get_groups(current, n)) < 0)
 		return fail(why, DG_STEP_GETGROUPS, r);
-	r = dg_plan_decide(plan, *current, *n, known, o, &failed);
+	/* take (known, ours to give) spares a copy of every name */
+	r = take ? dg_plan_decide_taking(plan, *current, *n, take, o, &failed)
+		 : dg_plan_decide(plan, *current, *n, known, o, &failed);
 	if (r == -ENOMEM)
 		return fail(why, DG_STEP_DECIDE, r);
 	if (r < 0) {
@@ -100,28 +103,31 @@ static int decide_now(const struct dg_plan *plan,
 /* decide_now, then refuse what a user namespace hides: what an apply
  * and a preview both do before anything is written. */
 static int decide_checked(const struct dg_plan *plan,
-			  const struct dg_gid_names *known, gid_t **current,
+			  const struct dg_gid_names *known,
+			  struct dg_gid_names *take, gid_t **current,
 			  size_t *n, struct dg_outcome *o,
 			  struct dg_apply_error *why)
 {
 	int r;
 
-	if ((r = decide_now(plan, known, current, n, o, why)) < 0 ||
+	if ((r = decide_now(plan, known, take, current, n, o, why)) < 0 ||
 	    (r = check_user_namespace(*current, *n, why)) < 0)
 		dg_plan_outcome_free(o);
 	return r;
 }
 
+/* named: the names looked up ahead, which the outcome may take. */
 static int apply_locked(const struct dg_plan *plan, bool always_nnp,
-			const struct dg_gid_names *known,
-			struct dg_outcome *out, struct dg_apply_error *why)
+			struct dg_gid_names *named, struct dg_outcome *out,
+			struct dg_apply_error *why)
 {
 	_cleanup_free_ gid_t *current = NULL;
 	struct dg_outcome o = {0};
 	size_t n = 0;
 	int r;
 
-	if ((r = decide_checked(plan, known, &current, &n, &o, why)) < 0)
+	if ((r = decide_checked(plan, named, named, &current, &n, &o, why)) <
+	    0)
 		return r;
 	/* no_new_privs first: a failure after it can never leave fewer
 	 * groups without it. */
@@ -195,7 +201,8 @@ int dg_apply_preview(const struct dg_plan *plan,
 
 	/* What apply_locked checks and decides, without the lock: nothing
 	 * is written, so nothing can interleave. */
-	if ((r = decide_checked(plan, known, &current, &n, &o, why)) < 0)
+	if ((r = decide_checked(plan, known, NULL, &current, &n, &o, why)) <
+	    0)
 		return r;
 	*out = o;
 	return 0;

@@ -155,10 +155,12 @@ static int unnamed_drops(const struct dg_decision *d,
 }
 
 /* dg_plan_decide; without again, the decision is the first one, made
- * before the names were asked (for a caller that wants the names). */
+ * before the names were asked (for a caller that wants the names).
+ * take: NULL, or known, the caller's to give (dg_plan_decide_taking). */
 static int plan_decide(const struct dg_plan *plan, const gid_t *current,
 		       size_t n_current, const struct dg_gid_names *known,
-		       bool again, struct dg_outcome *out, gid_t *failed)
+		       struct dg_gid_names *take, bool again,
+		       struct dg_outcome *out, gid_t *failed)
 {
 	struct dg_outcome o = {0};
 	struct dg_gids ask = {0};
@@ -179,6 +181,10 @@ static int plan_decide(const struct dg_plan *plan, const gid_t *current,
 		 * (sorted, as ask is), without copying 65,536 strings */
 		o.names = asked;
 		asked = (struct dg_gid_names){0};
+	} else if (!ask.n && take) {
+		/* nothing new: known's strings, not a copy of each */
+		o.names = *take;
+		*take = (struct dg_gid_names){0};
 	} else if ((r = dg_gids_names_merge(known, &asked, &o.names)) < 0) {
 		goto out;
 	}
@@ -202,7 +208,16 @@ int dg_plan_decide(const struct dg_plan *plan, const gid_t *current,
 		   size_t n_current, const struct dg_gid_names *known,
 		   struct dg_outcome *out, gid_t *failed)
 {
-	return plan_decide(plan, current, n_current, known, true, out, failed);
+	return plan_decide(plan, current, n_current, known, NULL, true, out,
+			   failed);
+}
+
+int dg_plan_decide_taking(const struct dg_plan *plan, const gid_t *current,
+			  size_t n_current, struct dg_gid_names *known,
+			  struct dg_outcome *out, gid_t *failed)
+{
+	return plan_decide(plan, current, n_current, known, known, true, out,
+			   failed);
 }
 
 int dg_plan_names(const struct dg_plan *plan, const gid_t *current,
@@ -210,7 +225,7 @@ int dg_plan_names(const struct dg_plan *plan, const gid_t *current,
 		  struct dg_gid_names *out, gid_t *failed)
 {
 	struct dg_outcome o = {0};
-	int r = plan_decide(plan, current, n_current, known, false, &o,
+	int r = plan_decide(plan, current, n_current, known, NULL, false, &o,
 			    failed);
 
 	if (r < 0)
