@@ -8,12 +8,30 @@
 
 #include "util.h"
 
+/* [A-Za-z0-9._:/@+(),-] (a test per byte, not strspn's set built for
+ * each value) */
+static bool bare_char(unsigned char c)
+{
+	if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	    (c >= '0' && c <= '9'))
+		return true;
+	switch (c) {
+	case '.': case '_': case ':': case '/': case '@': case '+':
+	case '(': case ')': case ',': case '-':
+		return true;
+	}
+	return false;
+}
+
 /* (a real "-" is quoted: bare, it means "not known") */
 static bool bare(const char *v)
 {
-	return *v && strcmp(v, "-") != 0 && strspn(v, "abcdefghijklmnopqrstuvwxyz"
-			       "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
-			       "._:/@+(),-") == strlen(v);
+	if (!*v || strcmp(v, "-") == 0)
+		return false;
+	for (const unsigned char *p = (const unsigned char *)v; *p; p++)
+		if (!bare_char(*p))
+			return false;
+	return true;
 }
 
 static void put_key(struct dg_util_sb *b, const char *key)

@@ -169,8 +169,10 @@ int dg_policy_decide(const gid_t *current, size_t n_current, gid_t primary_gid,
 {
 	_cleanup_free_ struct dg_verdict *verdicts = NULL;
 	_cleanup_free_ gid_t *kept = NULL;
-	_cleanup_free_ unsigned char *facts = NULL, *judged = NULL;
+	/* the core's scratch (from, then facts and judged) in one
+	 * allocation: a login decides twice, and each piece was its own */
 	_cleanup_free_ size_t *from = NULL;
+	unsigned char *facts, *judged;
 	struct dg_gids start = {0};
 	size_t n_kept, at = 0, n_names = names ? names->n : 0;
 
@@ -178,13 +180,15 @@ int dg_policy_decide(const gid_t *current, size_t n_current, gid_t primary_gid,
 		return -ENOMEM;
 	verdicts = dg_new0(struct dg_verdict, start.n);
 	kept = dg_new0(gid_t, start.n);
-	facts = dg_new0(unsigned char, start.n);
-	judged = dg_new0(unsigned char, start.n);
-	from = dg_new0(size_t, start.n);
-	if (!verdicts || !kept || !facts || !judged || !from) {
+	/* (start.n gids are in memory already: the sum cannot wrap) */
+	from = dg_new0(size_t, start.n + (2 * start.n + sizeof(*from) - 1) /
+					       sizeof(*from));
+	if (!verdicts || !kept || !from) {
 		dg_gids_free(&start);
 		return -ENOMEM;
 	}
+	facts = (unsigned char *)(from + start.n);
+	judged = facts + start.n;
 	for (size_t i = 0; i < start.n; i++) {
 		gid_t g = start.v[i];
 

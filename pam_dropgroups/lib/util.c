@@ -65,11 +65,6 @@ void dg_util_sb_puts(struct dg_util_sb *b, const char *p)
 	dg_util_sb_add(b, p, strlen(p));
 }
 
-void dg_util_sb_putc(struct dg_util_sb *b, char c)
-{
-	dg_util_sb_add(b, &c, 1);
-}
-
 void dg_util_sb_uint(struct dg_util_sb *b, unsigned long long n)
 {
 	char text[24];

@@ -126,7 +126,17 @@ struct dg_util_sb {
 
 void dg_util_sb_add(struct dg_util_sb *b, const char *p, size_t n);
 void dg_util_sb_puts(struct dg_util_sb *b, const char *p);
-void dg_util_sb_putc(struct dg_util_sb *b, char c);
+
+static inline void dg_util_sb_putc(struct dg_util_sb *b, char c)
+{
+	/* in place while there is room (and room for the NUL after it) */
+	if (!b->bad && b->s && b->cap - b->len > 1) {
+		b->s[b->len++] = c;
+		b->s[b->len] = '\0';
+	} else {
+		dg_util_sb_add(b, &c, 1);
+	}
+}
 /* n in decimal */
 void dg_util_sb_uint(struct dg_util_sb *b, unsigned long long n);
 char *dg_util_sb_take(struct dg_util_sb *b);
