@@ -1,5 +1,5 @@
-/* Checked array growth, formatting into a new string, and reading a
- * whole file. */
+/* Checked array growth, formatting into a new string, a growing string,
+ * and reading a whole file. */
 #include "util.h"
 
 #include <errno.h>

@@ -1,5 +1,6 @@
 /* Small helpers shared by every file: scope-bound cleanup, checked array
- * growth, the one control-character test, and reading a whole file.
+ * growth, a growing string, the one control-character test, and reading
+ * a whole file.
  * Error paths release what they took through these, so no branch can
  * forget a free (the module lives inside sshd and login for the whole
  * life of the daemon). */
