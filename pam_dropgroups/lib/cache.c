@@ -684,8 +684,7 @@ int dg_cache_read(const char *path, struct dg_cache **out)
 		return 0;
 	/* read, not mapped: a file cut short under a mapping would kill
 	 * the login program with SIGBUS; one read of its size is cheap */
-	r = dg_util_read_whole(fd, (size_t)st.st_size, CACHE_MAX_BYTES, &buf,
-			       &len);
+	r = dg_util_read_stat(fd, &st, CACHE_MAX_BYTES, &buf, &len);
 	if (r < 0)
 		return r == -ENOMEM ? r : 0;
 	return dg_cache_decode(path, buf, len, out);

@@ -177,13 +177,12 @@ static int walk_dir(int at, const char *path, const char *base_display,
 	return 0;
 }
 
-static int read_all(int fd, const char *display, size_t size_hint,
+static int read_all(int fd, const char *display, const struct stat *st,
 		    char **text, struct dg_diags *diags)
 {
 	_cleanup_free_ char *buf = NULL;
 	size_t len;
-	int r = dg_util_read_whole(fd, size_hint, DG_POLICY_MAX_BYTES, &buf,
-				   &len);
+	int r = dg_util_read_stat(fd, st, DG_POLICY_MAX_BYTES, &buf, &len);
 
 	if (r == -ENOMEM)
 		return r;
@@ -244,7 +243,7 @@ static int read_policy_file(int dirfd, const char *name, const char *display,
 			    DG_POLICY_MAX_BYTES);
 		return -EINVAL;
 	}
-	return read_all(fd, display, (size_t)st.st_size, text, diags);
+	return read_all(fd, display, &st, text, diags);
 }
 
 static int cmp_str(const void *a, const void *b)

@@ -130,8 +130,7 @@ int dg_nss_read_nsswitch(const char *db, struct dg_nss_services *out)
 		return errno == ENOENT ? 0 : -errno; /* none: the defaults */
 	if (fstat(fd, &st) < 0)
 		return -errno;
-	r = dg_util_read_whole(fd, (size_t)st.st_size, NSSWITCH_MAX, &text,
-			       &len);
+	r = dg_util_read_stat(fd, &st, NSSWITCH_MAX, &text, &len);
 	return r < 0 ? r : dg_nsswitch_services(text, len, db, out);
 }
 
@@ -242,8 +241,7 @@ static int file_pass_text(const char *path, int sysconf_key, bool groups,
 	/* Read whole, then parsed from memory by glibc's own parser:
 	 * fgetgrent_r on the file would ask the kernel for its offset
 	 * (lseek) at every line. */
-	r = dg_util_read_whole(fd, (size_t)st.st_size, FILE_PASS_MAX, &text,
-			       &len);
+	r = dg_util_read_stat(fd, &st, FILE_PASS_MAX, &text, &len);
 	if (r < 0)
 		return r == -ENOMEM ? r : -EIO;
 	if (seen && (r = seen(text, len, ctx)) < 0)

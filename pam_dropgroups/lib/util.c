@@ -92,8 +92,8 @@ char *dg_util_sb_take(struct dg_util_sb *b)
 	return s;
 }
 
-int dg_util_read_whole(int fd, size_t size_hint, size_t max, char **text,
-		       size_t *len)
+static int read_whole(int fd, size_t size_hint, bool sized, size_t max,
+		      char **text, size_t *len)
 {
 	size_t cap = size_hint + 1, n = 0;
 	_cleanup_free_ char *buf = malloc(cap + 1);
@@ -120,6 +120,15 @@ int dg_util_read_whole(int fd, size_t size_hint, size_t max, char **text,
 		if (r == 0)
 			break;
 		n += (size_t)r;
+		/* A regular file answers a read short only at its end: with
+		 * every byte its fstat counted, that end is reached, and a
+		 * read of nothing to confirm it is a system call per file
+		 * for no byte.  (One that grows after this read is one that
+		 * grew after the last read: either way the bytes read are a
+		 * whole file of that moment.)  Short of the size, read on:
+		 * a file cut short, or a file system that answers short. */
+		if (sized && n == size_hint && n < cap)
+			break;
 	}
 	if (n > max)
 		return -EFBIG;
@@ -127,6 +136,19 @@ int dg_util_read_whole(int fd, size_t size_hint, size_t max, char **text,
 	*len = n;
 	*text = DG_TAKE(buf);
 	return 0;
+}
+
+int dg_util_read_whole(int fd, size_t size_hint, size_t max, char **text,
+		       size_t *len)
+{
+	return read_whole(fd, size_hint, false, max, text, len);
+}
+
+int dg_util_read_stat(int fd, const struct stat *st, size_t max, char **text,
+		      size_t *len)
+{
+	return read_whole(fd, st->st_size > 0 ? (size_t)st->st_size : 0,
+			  S_ISREG(st->st_mode), max, text, len);
 }
 
 int dg_util_read_file(const char *path, int oflags, size_t max, char **text,
@@ -142,5 +164,5 @@ int dg_util_read_file(const char *path, int oflags, size_t max, char **text,
 		return -errno;
 	if (!S_ISREG(st.st_mode))
 		return S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
-	return dg_util_read_whole(fd, (size_t)st.st_size, max, text, len);
+	return dg_util_read_stat(fd, &st, max, text, len);
 }

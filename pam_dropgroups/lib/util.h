@@ -148,6 +148,13 @@ char *dg_util_sb_take(struct dg_util_sb *b);
 int dg_util_read_whole(int fd, size_t size_hint, size_t max, char **text,
 		       size_t *len);
 
+/* dg_util_read_whole of fd, which fstat described as st: a regular file
+ * is taken as read whole once a read answers short with st_size bytes
+ * in all, without a last read of nothing. */
+struct stat;
+int dg_util_read_stat(int fd, const struct stat *st, size_t max, char **text,
+		      size_t *len);
+
 /* Read the regular file at path whole, as dg_util_read_whole does.  oflags:
  * added to open's flags (O_NOFOLLOW).  The open does not block on a
  * FIFO where a file should be (O_NONBLOCK); anything but a regular file
