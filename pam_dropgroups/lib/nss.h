@@ -66,6 +66,16 @@ int dg_nss_files_groups_of(const char *user, gid_t skip, struct dg_gids *out);
  * 0 (no such group lists nobody); -errno when NSS failed. */
 int dg_nss_group_entry_lists(gid_t gid, const char *user);
 
+/* One line of a group file (n bytes at line, without its newline), for
+ * its name and gid alone, as glibc's fgetgrent_r and nss_files read it:
+ * 1 with gr's name (its colon now a NUL, in line) and gid set (no
+ * members), 0 for a line that gives no answer (empty, a comment, a
+ * compat "+"/"-" entry), -1 for one to leave to glibc's own parser
+ * (white space, a NUL, a gid that is not plain digits, a missing
+ * field...); line is changed only when 1. */
+struct group;
+int dg_nss_group_line(char *line, size_t n, struct group *gr);
+
 /* The services of database db in /etc/nsswitch.conf (nsswitch.c): 1
  * with *out filled, 0 when no line names db or there is no file (glibc
  * uses its default), -EINVAL when it has more than one reading, or

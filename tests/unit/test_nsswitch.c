@@ -1,6 +1,8 @@
 /* Unit tests of the nsswitch.conf reader (nsswitch.c): which services a
  * database names, what follows each answer, and the texts with more than
- * one reading, which are refused.  No files: text made up here. */
+ * one reading, which are refused; and the files-first pass's reading of
+ * a group line (nss.c), against glibc's own.  No files: text made up
+ * here. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -8,8 +10,12 @@
 #include <cmocka.h>
 
 #include <errno.h>
+#include <grp.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "nss.h"
 #include "nsswitch.h"
 
 static int read_db(const char *text, const char *db,
@@ -183,6 +189,79 @@ static void a_nul_byte_is_refused(void **state)
 			 -EINVAL);
 }
 
+/* glibc's reading of one group line (fgetgrent_r, nss_files' parser):
+ * 1 with its name and gid, 0 when it gives no entry. */
+static int glibc_group_line(const char *line, size_t n, char **name,
+			    gid_t *gid)
+{
+	char text[256], buf[1024];
+	struct group gr, *res = NULL;
+	FILE *f;
+	int r;
+
+	assert_true(n + 1 < sizeof(text));
+	memcpy(text, line, n);
+	text[n] = '\n';
+	assert_non_null(f = fmemopen(text, n + 1, "r"));
+	r = fgetgrent_r(f, &gr, buf, sizeof(buf), &res);
+	fclose(f);
+	if (r != 0 || !res)
+		return 0;
+	assert_non_null(*name = strdup(gr.gr_name));
+	*gid = gr.gr_gid;
+	return 1;
+}
+
+/* Every line the fast reading takes (1) glibc reads with the same name
+ * and gid; every one it skips (0) glibc gives no entry for, or a compat
+ * one; the rest (-1) are glibc's to read, and unchanged. */
+static void group_lines_are_read_as_glibc_reads_them(void **state)
+{
+#define L(text) text, sizeof(text) - 1
+	static const struct { const char *s; size_t n; int want; } lines[] = {
+		{L("g:x:10:a,b"), 1}, {L("g:x:10"), 1}, {L("g::10:"), 1},
+		{L("g:x:0010:"), 1}, {L("g:x:4294967295:"), 1},
+		{L("g:x:10:a:b:c"), 1}, {L("\xc3\xa9:x:10:"), -1},
+		{L("g:x:10:\r"), 1}, {L("g:x:10: a"), 1},
+		{L(""), 0}, {L("#g:x:10:"), 0}, {L("+g:x:10:"), 0},
+		{L("-g:x:10:"), 0}, {L("+"), 0}, {L("+:::"), 0},
+		{L("g:x:4294967296:"), -1}, {L("g:x:99999999999:"), -1},
+		{L("g:x:00000000010:"), -1},
+		{L("g:x:-1:"), -1}, {L("g:x:+1:"), -1}, {L("g:x: 10:"), -1},
+		{L("g:x:10 :"), -1}, {L("g:x:10\r"), -1}, {L("g:x::"), -1},
+		{L("g:x:"), -1}, {L("g:x"), -1}, {L("g"), -1}, {L(":x:10:"), -1},
+		{L(" g:x:10:"), -1}, {L("\tg:x:10:"), -1}, {L("\rg:x:10:"), -1},
+		{L("\xa0g:x:10:"), -1}, {L("g:x:abc:"), -1}, {L("g:x:1a:"), -1},
+		{L("g:x:10:\0"), -1}, {L("g\0:x:10:"), -1},
+		{L("#\0g:x:10:"), -1},
+	};
+#undef L
+	(void)state;
+	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
+		char line[64], *name = NULL;
+		struct group gr;
+		gid_t gid = 0;
+		int mine, theirs;
+
+		memcpy(line, lines[i].s, lines[i].n);
+		mine = dg_nss_group_line(line, lines[i].n, &gr);
+		theirs = glibc_group_line(lines[i].s, lines[i].n, &name, &gid);
+		if (mine != lines[i].want)
+			fail_msg("line %zu: %d, not %d", i, mine,
+				 lines[i].want);
+		if (mine == 1) {
+			assert_int_equal(theirs, 1);
+			assert_string_equal(gr.gr_name, name);
+			assert_int_equal(gr.gr_gid, gid);
+		} else {
+			assert_memory_equal(line, lines[i].s, lines[i].n);
+		}
+		if (mine == 0 && theirs)
+			assert_true(name[0] == '+' || name[0] == '-');
+		free(name);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -192,6 +271,7 @@ int main(void)
 		cmocka_unit_test(a_comment_is_read_as_services),
 		cmocka_unit_test(texts_with_two_readings_are_refused),
 		cmocka_unit_test(a_nul_byte_is_refused),
+		cmocka_unit_test(group_lines_are_read_as_glibc_reads_them),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
