@@ -24,11 +24,33 @@ static bool kernel_could_write(const char *text, int used,
 	       range->outside <= top - range->count;
 }
 
+/* The initial namespace's map as the kernel writes it ("%10u %10u
+ * %10u\n"; its newline, or not, as read): what nearly every login
+ * reads, and what sscanf would read as the one range below, at a tenth
+ * of its cost. */
+static const char identity_text[] = "         0          0 4294967295";
+
+static bool is_identity_text(const char *text)
+{
+	size_t n = sizeof(identity_text) - 1;
+
+	return strncmp(text, identity_text, n) == 0 &&
+	       (text[n] == '\0' || strcmp(text + n, "\n") == 0);
+}
+
 int dg_idmap_parse(const char *text, struct dg_idmap *out)
 {
 	struct dg_idmap map = {0};
 	const char *p = text;
 
+	if (is_identity_text(text)) {
+		if (DG_APPEND(&map, ((struct dg_idmap_range){
+					   .inside = 0, .outside = 0,
+					   .count = 4294967295ULL})) < 0)
+			return -ENOMEM;
+		*out = map;
+		return 0;
+	}
 	while (*p) {
 		struct dg_idmap_range range;
 		int used = 0;

@@ -23,6 +23,18 @@ static void initial_namespace_accepts_everything(void **state)
 	/* 65534 (nogroup) is a real group here */
 	assert_int_equal(dg_idmap_check(&map, 65534, v, N(v), &bad), 0);
 	dg_idmap_free(&map);
+	/* as dg_kernel_sysctl_read hands it over, without its newline */
+	assert_int_equal(dg_idmap_parse("         0          0 4294967295", &map), 0);
+	assert_true(dg_idmap_is_identity(&map));
+	assert_int_equal(map.n, 1);
+	dg_idmap_free(&map);
+	/* the kernel's spelling, and no more, is the short way */
+	assert_int_equal(dg_idmap_parse("         0          0 4294967295\n"
+					"         7          7 1\n", &map), 0);
+	assert_int_equal(map.n, 2);
+	dg_idmap_free(&map);
+	assert_int_equal(dg_idmap_parse("         0          0 4294967295x",
+					&map), -EINVAL);
 }
 
 static void overflow_gid_in_a_namespace_is_refused(void **state)
