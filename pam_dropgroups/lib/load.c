@@ -134,9 +134,9 @@ static int walk_dir(int at, const char *path, const char *base_display,
 		    const char *report_file, int *fd, struct dg_diags *diags)
 {
 	_cleanup_free_ char *copy = strdup(path);
-	_cleanup_close_ int cur = -1;
+	_cleanup_close_ int owned = -1; /* cur, once it is not at */
 	char *save = NULL;
-	int r;
+	int cur = at, r;
 
 	*fd = -1;
 	if (!copy)
@@ -152,12 +152,11 @@ static int walk_dir(int at, const char *path, const char *base_display,
 			return -EINVAL;
 		}
 	if (path[0] == '/') {
-		r = open_dir(AT_FDCWD, "/", "/", report_file, true, false, &cur,
-			     diags);
+		r = open_dir(AT_FDCWD, "/", "/", report_file, true, false,
+			     &owned, diags);
 		if (r < 0)
 			return r;
-	} else if ((cur = fcntl(at, F_DUPFD_CLOEXEC, 3)) < 0) {
-		return errno == ENOMEM ? -ENOMEM : -EBADF;
+		cur = owned;
 	}
 	for (char *c = strtok_r(copy, "/", &save); c; c = strtok_r(NULL, "/", &save)) {
 		int next = -1;
@@ -170,11 +169,16 @@ static int walk_dir(int at, const char *path, const char *base_display,
 			return r;
 		if (next < 0)
 			return 0; /* does not exist: no drop-ins */
-		close(cur);
-		cur = next;
+		if (owned >= 0)
+			close(owned);
+		cur = owned = next;
 	}
-	*fd = cur;
-	cur = -1;
+	/* at itself ("." alone): a descriptor of the caller's own, made
+	 * only here, not (with a close) for every walk */
+	if (owned < 0 && (owned = fcntl(at, F_DUPFD_CLOEXEC, 3)) < 0)
+		return errno == ENOMEM ? -ENOMEM : -EBADF;
+	*fd = owned;
+	owned = -1;
 	return 0;
 }
 
