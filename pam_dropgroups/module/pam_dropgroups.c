@@ -381,13 +381,21 @@ static struct kept_plan *get_plan(struct call *c)
  * groups, is a daemon's: its trim is not the login's line (the process
  * that becomes the session logs it).  When the groups cannot be read,
  * yes: a line too many beats none. */
-static bool users_process(const struct dg_plan *plan)
+static bool users_process(const struct dg_plan *plan,
+			  const struct dg_gids *now)
 {
-	_cleanup_free_ gid_t *v = NULL;
+	_cleanup_free_ gid_t *got = NULL;
+	const gid_t *v;
 	size_t n = 0;
 
-	if (dg_kernel_get_groups(&v, &n) < 0)
+	if (now) {
+		v = now->v;
+		n = now->n;
+	} else if (dg_kernel_get_groups(&got, &n) < 0) {
 		return true;
+	} else {
+		v = got;
+	}
 	for (size_t i = 0; i < n; i++)
 		if (v[i] == plan->user.primary_gid)
 			return true;
@@ -395,12 +403,14 @@ static bool users_process(const struct dg_plan *plan)
 }
 
 /* Should this trim write the login's line at info?  Once per handle, and
- * only in the user's process; else it goes to debug, with debug set. */
-static int login_line_priority(struct call *c)
+ * only in the user's process; else it goes to debug, with debug set.
+ * now: the groups the process holds, when the apply has just set them
+ * and read them back (NULL: read them here). */
+static int login_line_priority(struct call *c, const struct dg_gids *now)
 {
 	struct kept_plan *k = c->k;
 
-	if (!k->logged && users_process(&k->plan)) {
+	if (!k->logged && users_process(&k->plan, now)) {
 		k->logged = true;
 		return LOG_INFO;
 	}
@@ -410,7 +420,7 @@ static int login_line_priority(struct call *c)
 static void log_no_rule(struct call *c)
 {
 	_cleanup_free_ char *fields = NULL;
-	int pri = login_line_priority(c);
+	int pri = login_line_priority(c, NULL);
 
 	if (pri < 0)
 		return;
@@ -433,7 +443,10 @@ static void log_applied(struct call *c, const struct dg_outcome *o,
 						      &more);
 	_cleanup_free_ char *noted = list_groups(o, true, true);
 	bool nnp = plan->rule->src->no_new_privs;
-	int pri = login_line_priority(c);
+	/* an apply that succeeded leaves exactly the decision's groups
+	 * (set and read back, or left as read): no getgroups again */
+	int pri = login_line_priority(c, report_only ? NULL
+						    : &o->decision.groups);
 
 	/* The groups are set by now: a log line lost to ENOMEM is all that
 	 * can go wrong here, and it must not turn success into failure. */
