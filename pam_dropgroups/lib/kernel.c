@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/capability.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "idmap.h"
@@ -139,10 +140,28 @@ int dg_kernel_sysctl_write(const char *path, const char *value)
 	return close(fd) < 0 ? -errno : 0;
 }
 
+/* The initial user namespace's inode number in nsfs (the kernel's
+ * PROC_USER_INIT_INO, fixed since Linux 3.8; every other namespace gets
+ * one of its own). */
+#define USER_NS_INIT_INO 0xEFFFFFFDULL
+
 int dg_kernel_read_gid_map(struct dg_idmap *map, gid_t *overflow)
 {
 	_cleanup_free_ char *text = NULL, *ov = NULL;
-	int r = dg_kernel_sysctl_read("/proc/self/gid_map", &text);
+	struct stat st;
+	int r;
+
+	/* The initial namespace's map is the identity, always: one stat
+	 * says so where opening and reading gid_map took four system
+	 * calls in every login.  Anything else (another namespace, a
+	 * failed stat) reads the map itself.  Who could make this path
+	 * lie could make gid_map lie too. */
+	if (stat("/proc/self/ns/user", &st) == 0 &&
+	    (unsigned long long)st.st_ino == USER_NS_INIT_INO) {
+		*overflow = 65534; /* never asked of the identity */
+		return dg_idmap_parse("0 0 4294967295", map);
+	}
+	r = dg_kernel_sysctl_read("/proc/self/gid_map", &text);
 
 	if (r == -ENOENT && access("/proc/self/status", F_OK) == 0)
 		/* /proc is there, gid_map is not: no user namespaces */
