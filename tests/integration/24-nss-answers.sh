@@ -34,6 +34,20 @@ test_restricting_name_keeps_a_second_group_of_that_name() {
 	assert_groups 1001 2003
 }
 
+# Lines of /etc/group that the files-first pass leaves to glibc's parser
+# (white space before the name, a sign before the gid: nss_files reads
+# both) still name their gids, so the restricting name keeps them.
+test_restricting_name_keeps_groups_on_lines_only_glibc_reads() {
+	printf ' games-abusers:x:2006:alice\ngames-abusers:x:+2007:alice\n' \
+		>> /etc/group
+	START=$START,2006,2007
+	drop_all_but_restricting
+	stack session success
+	run_pam alice open_session
+	assert_rc 0
+	assert_groups 1001 2003 2006 2007
+}
+
 # A local group and a directory group of the same name.
 test_restricting_name_keeps_a_directory_group_of_that_name() {
 	use_directory 'group games-abusers 6003 alice' 'group ldap-video 6102 alice'
