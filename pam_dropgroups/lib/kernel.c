@@ -159,7 +159,9 @@ int dg_kernel_read_gid_map(struct dg_idmap *map, gid_t *overflow)
 	if (stat("/proc/self/ns/user", &st) == 0 &&
 	    (unsigned long long)st.st_ino == USER_NS_INIT_INO) {
 		*overflow = 65534; /* never asked of the identity */
-		return dg_idmap_parse("0 0 4294967295", map);
+		/* (as the kernel spells it, which idmap.c reads without
+		 * sscanf) */
+		return dg_idmap_parse("         0          0 4294967295", map);
 	}
 	r = dg_kernel_sysctl_read("/proc/self/gid_map", &text);
 
