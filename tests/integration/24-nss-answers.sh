@@ -36,13 +36,18 @@ test_restricting_name_keeps_a_second_group_of_that_name() {
 
 # Lines of /etc/group that the files-first pass leaves to glibc's parser
 # (white space before the name, a sign before the gid: nss_files reads
-# both) still name their gids, so the restricting name keeps them.
+# both) are still the first lines of their gids: each names its gid
+# games-abusers, as getgrgid does, not the plain line after it, so the
+# restricting name keeps them.
 test_restricting_name_keeps_groups_on_lines_only_glibc_reads() {
-	printf ' games-abusers:x:2006:alice\ngames-abusers:x:+2007:alice\n' \
-		>> /etc/group
+	printf '%s\n' ' games-abusers:x:2006:alice' 'games-abusers:x:+2007:alice' \
+		'dgother6:x:2006:alice' 'dgother7:x:2007:alice' >> /etc/group
 	START=$START,2006,2007
 	drop_all_but_restricting
 	stack session success
+	[ "$(getent group 2006 | cut -d: -f1)" = games-abusers ] &&
+		[ "$(getent group 2007 | cut -d: -f1)" = games-abusers ] ||
+		fail "glibc does not read the lines"
 	run_pam alice open_session
 	assert_rc 0
 	assert_groups 1001 2003 2006 2007
