@@ -216,10 +216,19 @@ static char *list_groups_as(const struct dg_outcome *o, bool want_kept,
 		start = b.len;
 		name = dg_gids_name_get(&o->names, v->gid);
 		if (name) {
+			/* "(gid)" spelled here, one append for it: a third
+			 * of the appends of a line of 15 names */
+			char num[sizeof("(4294967295)")];
+			size_t k = sizeof(num);
+			unsigned g = (unsigned)v->gid;
+
+			num[--k] = ')';
+			do
+				num[--k] = (char)('0' + g % 10);
+			while ((g /= 10) != 0);
+			num[--k] = '(';
 			dg_util_sb_puts(&b, name);
-			dg_util_sb_putc(&b, '(');
-			dg_util_sb_uint(&b, (unsigned)v->gid);
-			dg_util_sb_putc(&b, ')');
+			dg_util_sb_add(&b, num + k, sizeof(num) - k);
 		} else if ((label = dg_nss_group_label(v->gid))) {
 			dg_util_sb_puts(&b, label);
 		} else {
