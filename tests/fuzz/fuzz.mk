@@ -14,6 +14,8 @@
 #   fuzz_pamstack  PAM stacks from /etc/pam.d (lint/pamstack.c, pamread.c)
 #   fuzz_sshdconf  sshd_config, Include and Match (lint/sshdconf.c)
 #   fuzz_nsswitch  nsswitch.conf (lib/nsswitch.c)
+#   fuzz_groupline /etc/group lines as the files-first pass reads them,
+#                  against glibc's fgetgrent_r (lib/nss.c)
 #
 # Each file-reading target (sudoers, pamstack, sshdconf) writes its input
 # as files in a throwaway root and runs the parser chroot()ed in it
@@ -26,7 +28,7 @@
 #                        (lib/ as objects; lint/ and audit/ as archives,
 #                        so that a target links only what it calls)
 #   make fuzz            fuzz each target for FUZZ_SECONDS seconds (PER
-#                        TARGET: seven targets, so 7 x FUZZ_SECONDS in
+#                        TARGET: eight targets, so 8 x FUZZ_SECONDS in
 #                        all, or less with make -j); new inputs are kept in
 #                        build/fuzz/corpus/TARGET/, crashes written to
 #                        build/fuzz/artifacts/TARGET-*; fails on any crash,
@@ -61,7 +63,7 @@ FUZZ_FLAGS    ?=
 FUZZ_DIR      := tests/fuzz
 FUZZ_B        := $(B)/fuzz
 FUZZ_TARGETS  := fuzz_config fuzz_load fuzz_explain fuzz_sudoers \
-		 fuzz_pamstack fuzz_sshdconf fuzz_nsswitch
+		 fuzz_pamstack fuzz_sshdconf fuzz_nsswitch fuzz_groupline
 FUZZ_BINS     := $(FUZZ_TARGETS:%=$(FUZZ_B)/%)
 FUZZ_CORE_OBJS := $(patsubst $(SRC)/lib/%.c,$(FUZZ_B)/%.o,$(LIB_SRCS))
 # lint/ and audit/, each an archive: a target links the members it
@@ -77,6 +79,7 @@ FUZZ_DICT_fuzz_sudoers  := $(FUZZ_DIR)/sudoers.dict
 FUZZ_DICT_fuzz_pamstack := $(FUZZ_DIR)/pamstack.dict
 FUZZ_DICT_fuzz_sshdconf := $(FUZZ_DIR)/sshdconf.dict
 FUZZ_DICT_fuzz_nsswitch := $(FUZZ_DIR)/nsswitch.dict
+FUZZ_DICT_fuzz_groupline := $(FUZZ_DIR)/group.dict
 
 FUZZ_SAN      := -fsanitize=address,undefined -fno-sanitize-recover=all \
 		 -fno-omit-frame-pointer
@@ -101,6 +104,7 @@ FUZZ_SEEDS_fuzz_sudoers  := $(FUZZ_DIR)/seeds/sudoers
 FUZZ_SEEDS_fuzz_pamstack := $(FUZZ_DIR)/seeds/pamstack
 FUZZ_SEEDS_fuzz_sshdconf := $(FUZZ_DIR)/seeds/sshdconf
 FUZZ_SEEDS_fuzz_nsswitch := $(FUZZ_DIR)/seeds/nsswitch
+FUZZ_SEEDS_fuzz_groupline := $(FUZZ_DIR)/seeds/group
 # Files only: libFuzzer takes a directory among its inputs as a corpus to
 # fuzz from, and would fuzz without end instead of replaying.
 FUZZ_REPLAY    = $(filter-out %/README %/README.md, \
