@@ -30,7 +30,8 @@ int dg_kernel_sysctl_write(const char *path, const char *value);
 /* The gid map of this process's user namespace, and the overflow gid
  * the kernel shows for unmapped gids (left at 65534, unread, with the
  * identity map, which dg_idmap_check never asks it for).  A kernel
- * without user namespaces gives the identity map.  0, or -errno when /proc cannot tell. */
+ * without user namespaces gives the identity map.  0, or -errno when
+ * /proc cannot tell. */
 struct dg_idmap;
 int dg_kernel_read_gid_map(struct dg_idmap *map, gid_t *overflow);
 

@@ -161,7 +161,8 @@ static enum dg_nss_files_order files_first(const char *db)
 
 /* One pass over a files-backend database, calling found(entry) for each
  * entry in file order, until found returns 1 (every key it wants has
- * its answer).  0, -ENOMEM, or -EIO when the file could not be read
+ * its answer; any positive value stops the pass, so a callback that must
+ * see every line returns only 0 or -errno).  0, -ENOMEM, or -EIO when the file could not be read
  * whole (the caller then asks every key on its own). */
 typedef int (*file_entry_fn)(void *entry, void *ctx);
 
@@ -646,7 +647,8 @@ static int member_from_file(void *entry, void *ctx)
 		return 0;
 	for (char **m = gr->gr_mem; m && *m; m++)
 		if (strcmp(*m, fm->user) == 0)
-			return dg_gids_add(fm->out, gr->gr_gid);
+			/* 1 would stop the pass: only 0 or -ENOMEM */
+			return dg_gids_add(fm->out, gr->gr_gid) < 0 ? -ENOMEM : 0;
 	return 0;
 }
 

@@ -47,10 +47,6 @@ int dg_plan_decide(const struct dg_plan *plan, const gid_t *current,
 		   size_t n_current, const struct dg_gid_names *known,
 		   struct dg_outcome *out, gid_t *failed);
 
-/* The names dg_plan_decide would hand out in out->names, without the
- * decision made again with them: names can only keep more, so the gids
- * a second decision drops are named already.  For the look-up ahead of
- * an apply, which decides again itself.  0, or as dg_plan_decide. */
 /* dg_plan_decide, with known the caller's to give: when every gid to
  * name is named already, out->names takes known's strings (and known is
  * left empty) rather than a copy of each.  known is still the caller's
@@ -59,6 +55,10 @@ int dg_plan_decide_taking(const struct dg_plan *plan, const gid_t *current,
 			  size_t n_current, struct dg_gid_names *known,
 			  struct dg_outcome *out, gid_t *failed);
 
+/* The names dg_plan_decide would hand out in out->names, without the
+ * decision made again with them: names can only keep more, so the gids
+ * a second decision drops are named already.  For the look-up ahead of
+ * an apply, which decides again itself.  0, or as dg_plan_decide. */
 int dg_plan_names(const struct dg_plan *plan, const gid_t *current,
 		  size_t n_current, const struct dg_gid_names *known,
 		  struct dg_gid_names *out, gid_t *failed);

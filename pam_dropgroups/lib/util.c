@@ -92,8 +92,8 @@ char *dg_util_sb_take(struct dg_util_sb *b)
 	return s;
 }
 
-static int read_whole(int fd, size_t size_hint, bool sized, size_t max,
-		      char **text, size_t *len)
+static int read_whole(int fd, size_t size_hint, size_t max, char **text,
+		      size_t *len)
 {
 	size_t cap = size_hint + 1, n = 0;
 	_cleanup_free_ char *buf = malloc(cap + 1);
@@ -120,15 +120,12 @@ static int read_whole(int fd, size_t size_hint, bool sized, size_t max,
 		if (r == 0)
 			break;
 		n += (size_t)r;
-		/* A regular file answers a read short only at its end: with
-		 * every byte its fstat counted, that end is reached, and a
-		 * read of nothing to confirm it is a system call per file
-		 * for no byte.  (One that grows after this read is one that
-		 * grew after the last read: either way the bytes read are a
-		 * whole file of that moment.)  Short of the size, read on:
-		 * a file cut short, or a file system that answers short. */
-		if (sized && n == size_hint && n < cap)
-			break;
+		/* No end before a read of nothing, even with every byte
+		 * fstat counted: FUSE with direct_io, 9p and network file
+		 * systems can answer a read short, or stat a size that is
+		 * not the file's, and /etc/group cut mid-line names a gid
+		 * wrongly (a restricting group dropped).  One more system
+		 * call per file is the price. */
 	}
 	if (n > max)
 		return -EFBIG;
@@ -141,14 +138,14 @@ static int read_whole(int fd, size_t size_hint, bool sized, size_t max,
 int dg_util_read_whole(int fd, size_t size_hint, size_t max, char **text,
 		       size_t *len)
 {
-	return read_whole(fd, size_hint, false, max, text, len);
+	return read_whole(fd, size_hint, max, text, len);
 }
 
 int dg_util_read_stat(int fd, const struct stat *st, size_t max, char **text,
 		      size_t *len)
 {
-	return read_whole(fd, st->st_size > 0 ? (size_t)st->st_size : 0,
-			  S_ISREG(st->st_mode), max, text, len);
+	return read_whole(fd, st->st_size > 0 ? (size_t)st->st_size : 0, max,
+			  text, len);
 }
 
 int dg_util_read_file(const char *path, int oflags, size_t max, char **text,

@@ -148,9 +148,9 @@ char *dg_util_sb_take(struct dg_util_sb *b);
 int dg_util_read_whole(int fd, size_t size_hint, size_t max, char **text,
 		       size_t *len);
 
-/* dg_util_read_whole of fd, which fstat described as st: a regular file
- * is taken as read whole once a read answers short with st_size bytes
- * in all, without a last read of nothing. */
+/* dg_util_read_whole of fd, which fstat described as st, with its size
+ * as the first guess: still to a read of nothing, since some file
+ * systems answer short or stat a size that is not the file's. */
 struct stat;
 int dg_util_read_stat(int fd, const struct stat *st, size_t max, char **text,
 		      size_t *len);
