@@ -25,6 +25,19 @@ static int fail(struct dg_apply_error *why, enum dg_apply_step step, int err)
 	return err;
 }
 
+/* A decision's answer r as the step that failed: out of memory while
+ * deciding, or a gid (failed) NSS could not name. */
+static int decided(struct dg_apply_error *why, int r, gid_t failed)
+{
+	if (r == -ENOMEM)
+		return fail(why, DG_STEP_DECIDE, r);
+	if (r < 0) {
+		fail(why, DG_STEP_NAMES, r);
+		why->gid = failed;
+	}
+	return r;
+}
+
 /* Are the process's groups now exactly want (sorted, distinct)? */
 static int groups_are(const struct dg_gids *want)
 {
@@ -91,13 +104,7 @@ static int decide_now(const struct dg_plan *plan,
 	/* take (known, ours to give) spares a copy of every name */
 	r = take ? dg_plan_decide_taking(plan, *current, *n, take, o, &failed)
 		 : dg_plan_decide(plan, *current, *n, known, o, &failed);
-	if (r == -ENOMEM)
-		return fail(why, DG_STEP_DECIDE, r);
-	if (r < 0) {
-		fail(why, DG_STEP_NAMES, r);
-		why->gid = failed;
-	}
-	return r;
+	return decided(why, r, failed);
 }
 
 /* decide_now, then refuse what a user namespace hides: what an apply
@@ -162,13 +169,7 @@ static int name_ahead(const struct dg_plan *plan,
 	if ((r = dg_kernel_get_groups(&current, &n)) < 0)
 		return fail(why, DG_STEP_GETGROUPS, r);
 	r = dg_plan_names(plan, current, n, known, out, &failed);
-	if (r == -ENOMEM)
-		return fail(why, DG_STEP_DECIDE, r);
-	if (r < 0) {
-		fail(why, DG_STEP_NAMES, r);
-		why->gid = failed;
-	}
-	return r;
+	return decided(why, r, failed);
 }
 
 int dg_apply(const struct dg_plan *plan, bool always_no_new_privs,
