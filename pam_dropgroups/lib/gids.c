@@ -48,6 +48,14 @@ bool dg_gids_contains(const struct dg_gids *set, gid_t gid)
 	return false;
 }
 
+bool dg_gids_is_set(const gid_t *v, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		if (v[i - 1] >= v[i])
+			return false;
+	return true;
+}
+
 int dg_gids_from(struct dg_gids *out, const gid_t *v, size_t n)
 {
 	gid_t *copy = dg_new0(gid_t, n);
@@ -138,8 +146,9 @@ int dg_gids_names_merge(const struct dg_gid_names *a,
 
 void dg_gids_names_free(struct dg_gid_names *names)
 {
-	for (size_t i = 0; i < names->n; i++)
+	for (size_t i = 0; !names->pool && i < names->n; i++)
 		free(names->v[i].name);
+	free(names->pool);
 	free(names->v);
 	*names = (struct dg_gid_names){0};
 }

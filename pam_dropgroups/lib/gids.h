@@ -25,11 +25,18 @@ struct dg_gid_name {
 struct dg_gid_names {
 	struct dg_gid_name *v;
 	size_t n;
+	/* NULL: each name is its own allocation.  Else one block that
+	 * holds every name of v (dg_nss_gid_names: a name is a few bytes,
+	 * and a malloc and a free for each cost a small login more than
+	 * naming its gids), freed whole. */
+	char *pool;
 };
 
 /* Sort and de-duplicate v in place; returns the new length. */
 size_t dg_gids_normalize(gid_t *v, size_t n);
 bool dg_gids_contains(const struct dg_gids *set, gid_t gid);
+/* Is v[0..n) a set already (sorted ascending, no duplicates)? */
+bool dg_gids_is_set(const gid_t *v, size_t n);
 /* Copy v[0..n) into a normalized set; -ENOMEM on failure. */
 int dg_gids_from(struct dg_gids *out, const gid_t *v, size_t n);
 void dg_gids_free(struct dg_gids *set);

@@ -335,10 +335,23 @@ static int cmp_gid(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* The names go into one block, pool, as they are found: a gid's name
+ * is at[i] - 1 bytes into it, and at[i] is 0 while gid i has none (the
+ * block moves as it grows, so offsets, made pointers at the end). */
 struct by_gid {
-	struct dg_gid_names *names;
+	const struct dg_gid_names *names;
 	size_t unnamed; /* how many of names have no name yet */
+	struct dg_util_sb *pool;
+	size_t *at;
 };
+
+/* Give gid i of b the name: 0 or -ENOMEM. */
+static int pool_name(struct by_gid *b, size_t i, const char *name)
+{
+	b->at[i] = b->pool->len + 1;
+	dg_util_sb_add(b->pool, name, strlen(name) + 1); /* with its NUL */
+	return b->pool->bad ? -ENOMEM : 0;
+}
 
 /* Name the gids of `names` (sorted) that /etc/group has.  1 once every
  * one is named: nss_files answers a gid with its first line, so the
@@ -349,14 +362,16 @@ static int name_from_file(void *entry, void *ctx)
 {
 	const struct group *gr = entry;
 	struct by_gid *b = ctx;
-	struct dg_gid_name *n;
+	const struct dg_gid_name *n;
+	size_t i;
 
 	if (!files_answers(gr->gr_name) ||
 	    !(n = bsearch(&gr->gr_gid, b->names->v, b->names->n,
 			  sizeof(*b->names->v), cmp_gid)) ||
-	    n->name) /* the first line wins, as in getgrgid_r */
+	    b->at[i = (size_t)(n - b->names->v)]) /* the first line wins,
+						   * as in getgrgid_r */
 		return 0;
-	if (!(n->name = strdup(gr->gr_name)))
+	if (pool_name(b, i, gr->gr_name) < 0)
 		return -ENOMEM;
 	return --b->unnamed == 0;
 }
@@ -508,23 +523,20 @@ int dg_nss_users_exist(const struct dg_strlist *names,
 	return r;
 }
 
-/* The name of gid: 0 with *name set (NULL when it has none), or -errno.
- * "none" is asked twice, as a passing failure can look like it. */
-static int gid_name(gid_t gid, char **name)
+/* The name of gid i of b, asked with getgrgid_r: 0 (b->at[i] left 0
+ * when it has none), or -errno.  "none" is asked twice, as a passing
+ * failure can look like it. */
+static int gid_name(struct by_gid *b, size_t i)
 {
 	for (int attempt = 0;; attempt++) {
 		_cleanup_free_ char *buf = NULL;
 		struct group gr;
-		int r = get_group(NULL, gid, &gr, &buf);
+		int r = get_group(NULL, b->names->v[i].gid, &gr, &buf);
 
 		if (r > 0)
-			return (*name = strdup(gr.gr_name)) ? 0 : -ENOMEM;
-		if (r < 0)
+			return pool_name(b, i, gr.gr_name);
+		if (r < 0 || attempt == 1)
 			return r;
-		if (attempt == 1) {
-			*name = NULL;
-			return 0;
-		}
 	}
 }
 
@@ -532,11 +544,16 @@ int dg_nss_gid_names(const struct dg_gids *gids, struct dg_gid_names *out,
 		     gid_t *failed)
 {
 	struct dg_gid_names names = {.v = dg_new0(struct dg_gid_name, gids->n)};
+	_cleanup_free_ size_t *at = dg_new0(size_t, gids->n);
+	struct dg_util_sb pool = {0};
+	struct by_gid b = {&names, gids->n, &pool, at};
 	enum dg_nss_files_order order;
 	int r;
 
-	if (!names.v)
+	if (!names.v || !at) {
+		free(names.v);
 		return -ENOMEM;
+	}
 	for (names.n = 0; names.n < gids->n; names.n++)
 		names.v[names.n].gid = gids->v[names.n]; /* sorted */
 	/* The gids /etc/group has, in one pass when it is asked first; the
@@ -545,31 +562,36 @@ int dg_nss_gid_names(const struct dg_gids *gids, struct dg_gid_names *out,
 	order = gids->n >= 2 ? files_first("group") : DG_NSS_FILES_NOT_FIRST;
 	if (order != DG_NSS_FILES_NOT_FIRST &&
 	    (r = file_pass("/etc/group", _SC_GETGR_R_SIZE_MAX, true,
-			   name_from_file,
-			   &(struct by_gid){&names, names.n})) < 0) {
+			   name_from_file, &b)) < 0) {
+		if (r == -ENOMEM)
+			goto fail;
+		/* nothing of a pass that failed is kept: every gid is
+		 * asked on its own */
 		order = DG_NSS_FILES_NOT_FIRST;
-		for (size_t i = 0; i < names.n; i++)
-			free(names.v[i].name), names.v[i].name = NULL;
-		if (r == -ENOMEM) {
-			dg_gids_names_free(&names);
-			return r;
-		}
+		memset(at, 0, gids->n * sizeof(*at));
+		pool.len = 0;
 	}
 	for (size_t i = 0; i < names.n; i++) {
-		gid_t g = names.v[i].gid;
-
 		/* with files alone, a gid the file lacks has no name */
-		if (names.v[i].name || order == DG_NSS_FILES_ONLY)
+		if (at[i] || order == DG_NSS_FILES_ONLY)
 			continue;
-		r = gid_name(g, &names.v[i].name);
-		if (r < 0) {
-			*failed = g;
-			dg_gids_names_free(&names);
-			return r;
+		if ((r = gid_name(&b, i)) < 0) {
+			*failed = names.v[i].gid;
+			goto fail;
 		}
 	}
+	if (!(names.pool = dg_util_sb_take(&pool))) {
+		r = -ENOMEM;
+		goto fail;
+	}
+	for (size_t i = 0; i < names.n; i++)
+		names.v[i].name = at[i] ? names.pool + at[i] - 1 : NULL;
 	*out = names;
 	return 0;
+fail:
+	free(pool.s);
+	free(names.v);
+	return r;
 }
 
 int dg_nss_walk_named(const struct dg_strlist *names, struct dg_gids *out)

@@ -248,7 +248,7 @@ static void restricting_name_keeps_every_gid_of_that_name(void **state)
 {
 	gid_t cur[] = {ALICE, ABUSERS, ABUSERS_TOO, AUDIO};
 	struct dg_policy policy = abusers_by_name();
-	struct dg_gid_names names = {seen_names, N(seen_names)};
+	struct dg_gid_names names = {.v = seen_names, .n = N(seen_names)};
 	struct dg_rule r = drop_rule(NO_GIDS, true);
 	struct dg_decision d;
 
@@ -298,7 +298,7 @@ static void keep_keeps_every_gid_of_a_kept_name(void **state)
 	gid_t cur[] = {ALICE, USERS, 7100, 7200};
 	struct dg_policy policy = {0};
 	struct dg_rule r = keep_rule(GIDS(USERS));
-	struct dg_gid_names names = {local_and_directory, 3};
+	struct dg_gid_names names = {.v = local_and_directory, .n = 3};
 
 	(void)state;
 	r.keep_names = (struct dg_strlist){users_name, 1, 1};
@@ -327,7 +327,7 @@ static void names_match_ignoring_case(void **state)
 	gid_t cur[] = {ALICE, AUDIO, ABUSERS_TOO};
 	struct dg_policy policy = abusers_by_name();
 	struct dg_rule r = keep_rule(NO_GIDS);
-	struct dg_gid_names names = {upper, 2};
+	struct dg_gid_names names = {.v = upper, .n = 2};
 	struct dg_decision d;
 
 	(void)state;
@@ -349,7 +349,7 @@ static void unnamed_gid_stays_when_restricting_names_exist(void **state)
 	gid_t cur[] = {ALICE, AUDIO, 7001};
 	struct dg_policy policy = abusers_by_name();
 	struct dg_rule r = drop_rule(NO_GIDS, true);
-	struct dg_gid_names names = {no_name, 2};
+	struct dg_gid_names names = {.v = no_name, .n = 2};
 	struct dg_decision d;
 
 	(void)state;
@@ -379,7 +379,7 @@ static void drop_does_not_drop_by_name(void **state)
 	gid_t cur[] = {ALICE, AUDIO, 7029};
 	struct dg_policy policy = {0};
 	struct dg_rule r = drop_rule(GIDS(AUDIO), false);
-	struct dg_gid_names names = {names_v, 2};
+	struct dg_gid_names names = {.v = names_v, .n = 2};
 	struct dg_decision d;
 
 	(void)state;
