@@ -4,6 +4,7 @@
 #include "policy.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -173,10 +174,13 @@ int dg_policy_decide(const gid_t *current, size_t n_current, gid_t primary_gid,
 	 * allocation: a login decides twice, and each piece was its own */
 	_cleanup_free_ size_t *from = NULL;
 	unsigned char *facts, *judged;
-	struct dg_gids start = {0};
+	/* the distinct gids of current, sorted: current itself, as the
+	 * kernel hands it out, or else a sorted copy */
+	struct dg_gids start = {(gid_t *)(uintptr_t)current, n_current};
+	bool copied = !dg_gids_is_set(current, n_current);
 	size_t n_kept, at = 0, n_names = names ? names->n : 0;
 
-	if (dg_gids_from(&start, current, n_current) < 0)
+	if (copied && dg_gids_from(&start, current, n_current) < 0)
 		return -ENOMEM;
 	verdicts = dg_new0(struct dg_verdict, start.n);
 	kept = dg_new0(gid_t, start.n);
@@ -184,7 +188,8 @@ int dg_policy_decide(const gid_t *current, size_t n_current, gid_t primary_gid,
 	from = dg_new0(size_t, start.n + (2 * start.n + sizeof(*from) - 1) /
 					       sizeof(*from));
 	if (!verdicts || !kept || !from) {
-		dg_gids_free(&start);
+		if (copied)
+			dg_gids_free(&start);
 		return -ENOMEM;
 	}
 	facts = (unsigned char *)(from + start.n);
@@ -213,7 +218,8 @@ int dg_policy_decide(const gid_t *current, size_t n_current, gid_t primary_gid,
 		.groups = {.v = DG_TAKE(kept), .n = n_kept},
 		.changed = n_kept != start.n,
 	};
-	dg_gids_free(&start);
+	if (copied)
+		dg_gids_free(&start);
 	return 0;
 }
 
