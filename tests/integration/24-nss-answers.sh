@@ -232,6 +232,24 @@ test_directory_down_while_naming_a_dropped_gid_fails_closed() {
 	assert_groups 1001 2003
 }
 
+# The gids are named in order: an outage on one is not undone by the
+# answer for the next (6103 is named after 6102 fails).
+test_an_outage_on_one_gid_is_not_hidden_by_the_next_answer() {
+	use_directory 'group ldap-video 6102 alice' 'group ldap-docs 6103 alice' \
+		'fail getgrgid 6102 unavail ENOENT'
+	START=$START,6102,6103
+	drop_all_but_restricting
+	stack session session_err
+	run_pam alice open_session
+	assert_failed_closed 'looking up the name of gid 6102 failed: No such file or directory'
+	# the baseline: with the directory up, both gids are dropped
+	directory 'group ldap-video 6102 alice' 'group ldap-docs 6103 alice'
+	stack session success
+	run_pam alice open_session
+	assert_rc 0
+	assert_groups 1001 2003
+}
+
 # A directory that goes silent (UNAVAIL without an errno) looks like
 # "this gid has no name".  Such a gid could be a restricting one: it
 # stays, where the policy names restricting groups by name.
