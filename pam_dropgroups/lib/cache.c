@@ -190,12 +190,14 @@ static int find_build_id(struct dl_phdr_info *info, size_t size, void *data)
 	bool holds = false;
 
 	(void)size;
-	for (int i = 0; i < info->dlpi_phnum; i++) {
+	/* (every object of the process is asked: the loads alone, and
+	 * stop at the one that holds addr) */
+	for (int i = 0; i < info->dlpi_phnum && !holds; i++) {
 		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-		uintptr_t start = info->dlpi_addr + ph->p_vaddr;
 
-		holds |= ph->p_type == PT_LOAD && addr >= start &&
-			 addr - start < ph->p_memsz;
+		if (ph->p_type == PT_LOAD &&
+		    addr - (info->dlpi_addr + ph->p_vaddr) < ph->p_memsz)
+			holds = addr >= info->dlpi_addr + ph->p_vaddr;
 	}
 	if (!holds)
 		return 0;
