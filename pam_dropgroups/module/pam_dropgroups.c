@@ -283,13 +283,15 @@ static char *list_groups(const struct dg_outcome *o, bool want_kept,
 #define PLAN_DATA "pam_dropgroups:plan"
 
 struct kept_plan {
-	char *config, *service, *user;
+	/* (into strings, below: one allocation for the plan's key) */
+	const char *config, *service, *user;
 	struct dg_plan plan;
 	struct dg_gid_names names;
 	/* The login's line is logged: a later trim on the same handle (su
 	 * with the profile trims in setcred and again in open_session)
 	 * logs nothing more at info.  A forked child inherits it. */
 	bool logged;
+	char strings[];
 };
 
 /* The fields that lead each line (logline.c), from what the call knows:
@@ -320,9 +322,6 @@ static void kept_plan_free(struct kept_plan *k)
 		return;
 	dg_plan_free(&k->plan);
 	dg_gids_names_free(&k->names);
-	free(k->config);
-	free(k->service);
-	free(k->user);
 	free(k);
 }
 
@@ -330,6 +329,25 @@ static void kept_plan_cleanup(pam_handle_t *pamh, void *data, int status)
 {
 	(void)pamh, (void)status;
 	kept_plan_free(data);
+}
+
+/* A kept plan for config, service and user, their copies in k->strings
+ * (a strdup each cost a small login three allocations more); NULL on
+ * ENOMEM. */
+static struct kept_plan *new_kept_plan(const char *config,
+				       const char *service, const char *user)
+{
+	size_t lc = strlen(config) + 1, ls = strlen(service) + 1,
+	       lu = strlen(user) + 1;
+	struct kept_plan *k;
+
+	/* (three C strings in memory already: the sum cannot wrap) */
+	if (!(k = calloc(1, sizeof(*k) + lc + ls + lu)))
+		return NULL;
+	k->config = memcpy(k->strings, config, lc);
+	k->service = memcpy(k->strings + lc, service, ls);
+	k->user = memcpy(k->strings + lc + ls, user, lu);
+	return k;
 }
 
 static bool kept_plan_fits(const struct kept_plan *k, const char *config,
@@ -363,10 +381,8 @@ static struct kept_plan *get_plan(struct call *c)
 	    kept_plan_fits(data, args->config, service, user))
 		return c->k = (struct kept_plan *)(uintptr_t)data;
 
-	if (!(k = calloc(1, sizeof(*k))) || !(k->config = strdup(args->config)) ||
-	    !(k->service = strdup(service)) || !(k->user = strdup(user))) {
+	if (!(k = new_kept_plan(args->config, service, user))) {
 		log_fail(c, "out of memory");
-		kept_plan_free(k);
 		return NULL;
 	}
 	r = dg_plan_prepare(args->config, service, user, false, &k->plan,
@@ -452,7 +468,8 @@ static void log_applied(struct call *c, const struct dg_outcome *o,
 			bool report_only)
 {
 	const struct dg_plan *plan = &c->k->plan;
-	_cleanup_free_ char *listed = NULL, *fields = NULL;
+	_cleanup_free_ char *listed = NULL, *fields = NULL, *text = NULL;
+	struct dg_util_sb line = {0};
 	size_t more = 0;
 	_cleanup_free_ char *dropped = list_groups_as(o, false, false, &listed,
 						      &more);
@@ -475,16 +492,31 @@ static void log_applied(struct call *c, const struct dg_outcome *o,
 	fields = call_fields(c, report_only ? "would-drop" : "dropped",
 			     listed, more,
 			     (long long)o->decision.groups.n);
-	pam_syslog(c->pamh, pri, "%s: user \"%s\", rule \"%s\": %s %s%s%s",
-		   fields ? fields : report_only ? "result=would-drop"
-						 : "result=dropped",
-		   plan->user.name, plan->rule->label,
-		   report_only ? "would drop" : "dropped",
-		   !dropped ? "(out of memory naming them)"
-		   : *dropped ? dropped : "no groups",
-		   !nnp ? "" : report_only ? "; would set no_new_privs"
-					   : "; no_new_privs set",
-		   report_only ? "; report_only: nothing changed" : "");
+	/* Spelled here and logged as one "%s": libpam formats the message
+	 * again, and a format of seven strings cost a small login more
+	 * than building the line did.  On ENOMEM, the line says so. */
+	dg_util_sb_puts(&line, fields ? fields
+				      : report_only ? "result=would-drop"
+						    : "result=dropped");
+	dg_util_sb_puts(&line, ": user \"");
+	dg_util_sb_puts(&line, plan->user.name);
+	dg_util_sb_puts(&line, "\", rule \"");
+	dg_util_sb_puts(&line, plan->rule->label);
+	dg_util_sb_puts(&line, report_only ? "\": would drop " : "\": dropped ");
+	dg_util_sb_puts(&line, !dropped ? "(out of memory naming them)"
+			       : *dropped ? dropped : "no groups");
+	if (nnp)
+		dg_util_sb_puts(&line, report_only ? "; would set no_new_privs"
+						   : "; no_new_privs set");
+	if (report_only)
+		dg_util_sb_puts(&line, "; report_only: nothing changed");
+	text = dg_util_sb_take(&line);
+	pam_syslog(c->pamh, pri, "%s",
+		   text ? text
+		   : report_only ? "result=would-drop: out of memory writing "
+				   "this line"
+				 : "result=dropped: out of memory writing this "
+				   "line");
 }
 
 static int log_apply_error(struct call *c, const struct dg_apply_error *why)
