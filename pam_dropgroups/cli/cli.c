@@ -765,7 +765,7 @@ static int explain_gather(struct dg_plan *plan, const char *pam_dir,
 	if (!(x->rule = plan->rule ? plan->rule->src : NULL))
 		return 0;
 	r = dg_plan_decide(plan, plan->user.groups.v, plan->user.groups.n,
-			   NULL, &x->outcome, &failed_gid);
+			   NULL, NULL, &x->outcome, &failed_gid);
 	if (r < 0 && r != -ENOMEM) {
 		struct dg_apply_error why = {.step = DG_STEP_NAMES, .err = r,
 					     .gid = failed_gid};
@@ -824,8 +824,8 @@ static int cmd_explain(int argc, char **argv)
 	for (char *c = argv[first]; *c; c++)
 		*c = (char)tolower((unsigned char)*c);
 	none.service = argv[first];
-	r = dg_plan_prepare(config, argv[first], argv[first + 1], true, &plan,
-			    &diags);
+	r = dg_plan_prepare(config, argv[first], argv[first + 1], true, NULL,
+			    &plan, &diags);
 	if (!json)
 		print_diags(&diags);
 	if (r < 0 && json) /* no user, no rule: the diagnostics say why */
@@ -946,7 +946,7 @@ static int prepare_run(const char *config, const char *service,
 		warnx("cannot find the name of uid %u", (unsigned)getuid());
 		return EXIT_REFUSED;
 	}
-	r = dg_plan_prepare(config, service, user, false, plan, &diags);
+	r = dg_plan_prepare(config, service, user, false, NULL, plan, &diags);
 	print_diags(&diags);
 	dg_diag_free(&diags);
 	if (r < 0)
@@ -978,7 +978,7 @@ static int cmd_run(int argc, char **argv)
 	ret = prepare_run(config, service, &plan);
 	/* Always under no_new_privs: the unprivileged drop needs it, and
 	 * COMMAND then gains nothing from set-user-ID programs. */
-	if (ret == EXIT_OK && dg_apply(&plan, true, NULL, &o, &why) < 0) {
+	if (ret == EXIT_OK && dg_apply(&plan, true, NULL, NULL, &o, &why) < 0) {
 		_cleanup_free_ char *text = dg_apply_error_text(&why);
 
 		warnx("%s", text ? text : "out of memory");

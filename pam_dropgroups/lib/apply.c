@@ -93,8 +93,9 @@ static int set_and_verify(const struct dg_outcome *o, const gid_t *current,
  * -errno with *why filled. */
 static int decide_now(const struct dg_plan *plan,
 		      const struct dg_gid_names *known,
-		      struct dg_gid_names *take, gid_t **current, size_t *n,
-		      struct dg_outcome *o, struct dg_apply_error *why)
+		      struct dg_gid_names *take, struct dg_nss_probe *probe,
+		      gid_t **current, size_t *n, struct dg_outcome *o,
+		      struct dg_apply_error *why)
 {
 	gid_t failed = 0;
 	int r;
@@ -102,8 +103,9 @@ static int decide_now(const struct dg_plan *plan,
 	if ((r = dg_kernel_get_groups(current, n)) < 0)
 		return fail(why, DG_STEP_GETGROUPS, r);
 	/* take (known, ours to give) spares a copy of every name */
-	r = take ? dg_plan_decide_taking(plan, *current, *n, take, o, &failed)
-		 : dg_plan_decide(plan, *current, *n, known, o, &failed);
+	r = take ? dg_plan_decide_taking(plan, *current, *n, take, probe, o,
+					 &failed)
+		 : dg_plan_decide(plan, *current, *n, known, probe, o, &failed);
 	return decided(why, r, failed);
 }
 
@@ -111,13 +113,14 @@ static int decide_now(const struct dg_plan *plan,
  * and a preview both do before anything is written. */
 static int decide_checked(const struct dg_plan *plan,
 			  const struct dg_gid_names *known,
-			  struct dg_gid_names *take, gid_t **current,
-			  size_t *n, struct dg_outcome *o,
+			  struct dg_gid_names *take, struct dg_nss_probe *probe,
+			  gid_t **current, size_t *n, struct dg_outcome *o,
 			  struct dg_apply_error *why)
 {
 	int r;
 
-	if ((r = decide_now(plan, known, take, current, n, o, why)) < 0 ||
+	if ((r = decide_now(plan, known, take, probe, current, n, o, why)) <
+		    0 ||
 	    (r = check_user_namespace(*current, *n, why)) < 0)
 		dg_plan_outcome_free(o);
 	return r;
@@ -125,16 +128,16 @@ static int decide_checked(const struct dg_plan *plan,
 
 /* named: the names looked up ahead, which the outcome may take. */
 static int apply_locked(const struct dg_plan *plan, bool always_nnp,
-			struct dg_gid_names *named, struct dg_outcome *out,
-			struct dg_apply_error *why)
+			struct dg_gid_names *named, struct dg_nss_probe *probe,
+			struct dg_outcome *out, struct dg_apply_error *why)
 {
 	_cleanup_free_ gid_t *current = NULL;
 	struct dg_outcome o = {0};
 	size_t n = 0;
 	int r;
 
-	if ((r = decide_checked(plan, named, named, &current, &n, &o, why)) <
-	    0)
+	if ((r = decide_checked(plan, named, named, probe, &current, &n, &o,
+				why)) < 0)
 		return r;
 	/* no_new_privs first: a failure after it can never leave fewer
 	 * groups without it. */
@@ -157,7 +160,8 @@ static int apply_locked(const struct dg_plan *plan, bool always_nnp,
  * only a gid that appeared in between is still to be named. */
 static int name_ahead(const struct dg_plan *plan,
 		      const struct dg_gid_names *known,
-		      struct dg_gid_names *out, struct dg_apply_error *why)
+		      struct dg_nss_probe *probe, struct dg_gid_names *out,
+		      struct dg_apply_error *why)
 {
 	_cleanup_free_ gid_t *current = NULL;
 	gid_t failed = 0;
@@ -168,16 +172,16 @@ static int name_ahead(const struct dg_plan *plan,
 	 * is made again inside the lock */
 	if ((r = dg_kernel_get_groups(&current, &n)) < 0)
 		return fail(why, DG_STEP_GETGROUPS, r);
-	r = dg_plan_names(plan, current, n, known, out, &failed);
+	r = dg_plan_names(plan, current, n, known, probe, out, &failed);
 	return decided(why, r, failed);
 }
 
 int dg_apply(const struct dg_plan *plan, bool always_no_new_privs,
-	     const struct dg_gid_names *known, struct dg_outcome *out,
-	     struct dg_apply_error *why)
+	     const struct dg_gid_names *known, struct dg_nss_probe *probe,
+	     struct dg_outcome *out, struct dg_apply_error *why)
 {
 	struct dg_gid_names named = {0};
-	int r = name_ahead(plan, known, &named, why);
+	int r = name_ahead(plan, known, probe, &named, why);
 
 	if (r < 0)
 		return r;
@@ -185,14 +189,15 @@ int dg_apply(const struct dg_plan *plan, bool always_no_new_privs,
 		dg_gids_names_free(&named);
 		return fail(why, DG_STEP_GETGROUPS, -r);
 	}
-	r = apply_locked(plan, always_no_new_privs, &named, out, why);
+	r = apply_locked(plan, always_no_new_privs, &named, probe, out, why);
 	(void)pthread_mutex_unlock(&apply_lock);
 	dg_gids_names_free(&named);
 	return r;
 }
 
 int dg_apply_preview(const struct dg_plan *plan,
-		     const struct dg_gid_names *known, struct dg_outcome *out,
+		     const struct dg_gid_names *known,
+		     struct dg_nss_probe *probe, struct dg_outcome *out,
 		     struct dg_apply_error *why)
 {
 	_cleanup_free_ gid_t *current = NULL;
@@ -202,8 +207,8 @@ int dg_apply_preview(const struct dg_plan *plan,
 
 	/* What apply_locked checks and decides, without the lock: nothing
 	 * is written, so nothing can interleave. */
-	if ((r = decide_checked(plan, known, NULL, &current, &n, &o, why)) <
-	    0)
+	if ((r = decide_checked(plan, known, NULL, probe, &current, &n, &o,
+				why)) < 0)
 		return r;
 	*out = o;
 	return 0;

@@ -33,20 +33,22 @@ struct dg_apply_error {
 /* Apply plan (whose rule must match) to the calling process.
  * always_no_new_privs sets no_new_privs whatever the rule says; known
  * (or NULL) holds names of gids looked up already, by an earlier call on
- * the same PAM handle.  0 with *out holding the decision applied, or
+ * the same PAM handle; probe is the call's (nss.h), or NULL.  0 with
+ * *out holding the decision applied, or
  * -errno with *why filled; then the groups are as they were (unless
  * why->step is DG_STEP_VERIFY and !why->restored), though no_new_privs,
  * once set, stays set. */
 int dg_apply(const struct dg_plan *plan, bool always_no_new_privs,
-	     const struct dg_gid_names *known, struct dg_outcome *out,
-	     struct dg_apply_error *why);
+	     const struct dg_gid_names *known, struct dg_nss_probe *probe,
+	     struct dg_outcome *out, struct dg_apply_error *why);
 
 /* What dg_apply would do, doing none of it (report_only): read the
  * groups, check them against the user namespace and decide, with the
  * same results and errors, but set neither no_new_privs nor the
  * groups. */
 int dg_apply_preview(const struct dg_plan *plan,
-		     const struct dg_gid_names *known, struct dg_outcome *out,
+		     const struct dg_gid_names *known,
+		     struct dg_nss_probe *probe, struct dg_outcome *out,
 		     struct dg_apply_error *why);
 
 /* The failure in words for one log line or one message, without the

@@ -855,7 +855,8 @@ int dg_load_config(const char *path, const char *extra_drop_in,
 }
 
 int dg_load_resolve(const struct dg_config *cfg, bool check_users,
-		    struct dg_policy *policy, struct dg_diags *diags)
+		    struct dg_nss_probe *probe, struct dg_policy *policy,
+		    struct dg_diags *diags)
 {
 	struct dg_strlist names = {0}, confirm = {0}, user_names = {0};
 	struct dg_name_answers groups = {0}, users = {0};
@@ -863,7 +864,7 @@ int dg_load_resolve(const struct dg_config *cfg, bool check_users,
 
 	if ((r = dg_resolve_group_names(cfg, &names)) < 0 ||
 	    (r = dg_resolve_user_group_names(cfg, &confirm)) < 0 ||
-	    (r = dg_nss_groups_by_name(&names, &confirm, &groups)) < 0)
+	    (r = dg_nss_groups_by_name(&names, &confirm, probe, &groups)) < 0)
 		goto out;
 	if (check_users && ((r = dg_resolve_user_names(cfg, &user_names)) < 0 ||
 			    (r = dg_nss_users_exist(&user_names, &users)) < 0))
@@ -891,7 +892,7 @@ int dg_load_policy_as(const char *path, const struct dg_load_as *as,
 		return r;
 	if (dg_diag_failed(diags))
 		return -EINVAL;
-	r = dg_load_resolve(config, check_users, policy, diags);
+	r = dg_load_resolve(config, check_users, as->probe, policy, diags);
 	if (r < 0)
 		return r;
 	return dg_diag_failed(diags) ? -EINVAL : 0;

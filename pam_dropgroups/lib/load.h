@@ -36,10 +36,13 @@ bool dg_load_is_drop_in_name(const char *name);
  *              which must be in the policy's include directory.
  * A candidate drop-in with no include directory is refused: it would
  * never be read. */
+struct dg_nss_probe;
+
 struct dg_load_as {
 	const char *main_from;
 	const char *drop_in;
 	const char *drop_in_as;
+	struct dg_nss_probe *probe; /* the call's, or NULL (nss.h) */
 };
 
 int dg_load_config_as(const char *path, const struct dg_load_as *as,
@@ -57,9 +60,11 @@ int dg_load_config(const char *path, const char *extra_drop_in,
 		   struct dg_diags *diags);
 
 /* Look every name of cfg up through NSS once, and build *policy from the
- * answers (resolve.c).  0 (look at diags) or -ENOMEM. */
+ * answers (resolve.c).  probe: the call's (nss.h), or NULL.  0 (look at
+ * diags) or -ENOMEM. */
 int dg_load_resolve(const struct dg_config *cfg, bool check_users,
-		    struct dg_policy *policy, struct dg_diags *diags);
+		    struct dg_nss_probe *probe, struct dg_policy *policy,
+		    struct dg_diags *diags);
 
 /* Load (dg_load_config), check and resolve the policy.  check_users: also look
  * up the user names in users lists, to warn about typos (the module matches

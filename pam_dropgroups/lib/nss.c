@@ -142,7 +142,7 @@ int dg_nss_read_nsswitch(const char *db, struct dg_nss_services *out)
  * is O(keys x lines).  Anything unusual (no such line, an action, an
  * unreadable file, a file with two readings: nsswitch.c) says no, and
  * every key is asked on its own. */
-static enum dg_nss_files_order files_first(const char *db)
+static enum dg_nss_files_order ask_files_first(const char *db)
 {
 	struct dg_nss_services services;
 	enum dg_nss_files_order order;
@@ -157,6 +157,18 @@ static enum dg_nss_files_order files_first(const char *db)
 	order = dg_nsswitch_files_order(&services);
 	dg_nsswitch_services_free(&services);
 	return order;
+}
+
+/* ask_files_first("group"), or what probe has from this call already. */
+static enum dg_nss_files_order groups_files_first(struct dg_nss_probe *probe)
+{
+	if (!probe)
+		return ask_files_first("group");
+	if (!probe->asked) {
+		probe->group = ask_files_first("group");
+		probe->asked = true;
+	}
+	return probe->group;
 }
 
 /* One pass over a files-backend database, calling found(entry) for each
@@ -408,16 +420,18 @@ static int answer_from_file(void *entry, void *ctx)
 
 /* Answer what the files backend can of out (sorted by name) in one pass;
  * done[i] is set for each name it answered.  A failure answers none. */
-static int answers_from_file(bool groups, struct dg_name_answers *out,
-			     bool *done)
+static int answers_from_file(bool groups, struct dg_nss_probe *probe,
+			     struct dg_name_answers *out, bool *done)
 {
 	struct by_name b = {out, done, out->n, groups};
 	enum dg_nss_files_order order;
 	int r;
 
-	if (out->n < 2)
+	/* one name: getgrnam_r costs less than the probe and a pass,
+	 * unless this call has probed already */
+	if (out->n < 2 && !(groups && probe && probe->asked))
 		return 0;
-	order = files_first(groups ? "group" : "passwd");
+	order = groups ? groups_files_first(probe) : ask_files_first("passwd");
 	if (order == DG_NSS_FILES_NOT_FIRST)
 		return 0;
 	r = groups ? file_pass("/etc/group", _SC_GETGR_R_SIZE_MAX, true,
@@ -453,6 +467,7 @@ int dg_nss_group_by_name(const char *name, gid_t *gid)
  * in one pass (done[i] set): the caller asks each other name on its own.
  * 0, or -ENOMEM with out empty. */
 static int answers_start(bool groups, const struct dg_strlist *names,
+			 struct dg_nss_probe *probe,
 			 struct dg_name_answers *out, bool **done)
 {
 	int r = 0;
@@ -472,7 +487,7 @@ static int answers_start(bool groups, const struct dg_strlist *names,
 			r = -ENOMEM;
 	DG_ANALYZER_END
 	if (r == 0)
-		r = answers_from_file(groups, out, *done);
+		r = answers_from_file(groups, probe, out, *done);
 	if (r < 0)
 		dg_resolve_answers_free(out);
 	return r;
@@ -480,10 +495,11 @@ static int answers_start(bool groups, const struct dg_strlist *names,
 
 int dg_nss_groups_by_name(const struct dg_strlist *names,
 			  const struct dg_strlist *confirm,
+			  struct dg_nss_probe *probe,
 			  struct dg_name_answers *out)
 {
 	_cleanup_free_ bool *done = NULL;
-	int r = answers_start(true, names, out, &done);
+	int r = answers_start(true, names, probe, out, &done);
 
 	for (size_t i = 0; i < out->n && r == 0; i++) {
 		struct dg_name_answer *a = &out->v[i];
@@ -506,7 +522,7 @@ int dg_nss_users_exist(const struct dg_strlist *names,
 		       struct dg_name_answers *out)
 {
 	_cleanup_free_ bool *done = NULL;
-	int r = answers_start(false, names, out, &done);
+	int r = answers_start(false, names, NULL, out, &done);
 
 	for (size_t i = 0; i < out->n && r == 0; i++) {
 		_cleanup_free_ char *buf = NULL;
@@ -540,8 +556,8 @@ static int gid_name(struct by_gid *b, size_t i)
 	}
 }
 
-int dg_nss_gid_names(const struct dg_gids *gids, struct dg_gid_names *out,
-		     gid_t *failed)
+int dg_nss_gid_names(const struct dg_gids *gids, struct dg_nss_probe *probe,
+		     struct dg_gid_names *out, gid_t *failed)
 {
 	struct dg_gid_names names = {.v = dg_new0(struct dg_gid_name, gids->n)};
 	_cleanup_free_ size_t *at = dg_new0(size_t, gids->n);
@@ -559,7 +575,9 @@ int dg_nss_gid_names(const struct dg_gids *gids, struct dg_gid_names *out,
 	/* The gids /etc/group has, in one pass when it is asked first; the
 	 * rest (a directory's groups, which a walk might not even list)
 	 * each with getgrgid_r, which fails closed as ever. */
-	order = gids->n >= 2 ? files_first("group") : DG_NSS_FILES_NOT_FIRST;
+	order = gids->n >= 2 || (probe && probe->asked)
+			? groups_files_first(probe)
+			: DG_NSS_FILES_NOT_FIRST;
 	if (order != DG_NSS_FILES_NOT_FIRST &&
 	    (r = file_pass("/etc/group", _SC_GETGR_R_SIZE_MAX, true,
 			   name_from_file, &b)) < 0) {

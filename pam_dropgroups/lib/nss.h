@@ -20,12 +20,26 @@
  * failed (the answer is unknown, so callers must fail closed). */
 int dg_nss_group_by_name(const char *name, gid_t *gid);
 
+/* Whether /etc/group may be read in one files-first pass (nscd is not
+ * there, and /etc/nsswitch.conf asks "files" first), asked once for all
+ * the passes of one call: a login that resolves the policy's group
+ * names and then names its gids read nsswitch.conf and probed nscd's
+ * socket for each.  Zero one at the start of a call (PAM's, or a
+ * command's), and never keep it longer: a plan kept with a PAM handle
+ * outlives an edit of nsswitch.conf, or nscd's start, and the next call
+ * must see them.  Where a function takes one, NULL asks every time. */
+struct dg_nss_probe {
+	bool asked;
+	enum dg_nss_files_order group;
+};
+
 /* Look up each of names (sorted, distinct) once, into *out (sorted by
  * name).  A name in confirm that is not found is asked a second time:
  * glibc turns some passing failures inside a backend into a plain "not
  * found".  0, or -ENOMEM; each answer has its own status. */
 int dg_nss_groups_by_name(const struct dg_strlist *names,
 			  const struct dg_strlist *confirm,
+			  struct dg_nss_probe *probe,
 			  struct dg_name_answers *out);
 
 /* The same for user names: status 1 when the user exists. */
@@ -38,9 +52,10 @@ int dg_nss_users_exist(const struct dg_strlist *names,
  * (its first line for a gid, as nss_files answers), and only the others
  * are asked one by one: same answers, O(lines + gids log gids) instead of
  * O(lines x gids).  dg_nss_groups_by_name and dg_nss_users_exist do the
- * same with names. */
-int dg_nss_gid_names(const struct dg_gids *gids, struct dg_gid_names *out,
-		     gid_t *failed);
+ * same with names.  With probe asked already, even one gid is named by
+ * the pass (five system calls, where getgrgid_r makes six). */
+int dg_nss_gid_names(const struct dg_gids *gids, struct dg_nss_probe *probe,
+		     struct dg_gid_names *out, gid_t *failed);
 
 /* Every gid that the group database, walked whole (getgrent_r), calls by
  * one of names (sorted ignoring case), added to *out.  For the CLI only:

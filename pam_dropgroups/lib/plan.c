@@ -94,7 +94,8 @@ static int report_undecided(const struct dg_plan *plan,
 
 int dg_plan_prepare(const char *path, const char *service,
 		    const char *username, bool want_user_groups,
-		    struct dg_plan *plan, struct dg_diags *diags)
+		    struct dg_nss_probe *probe, struct dg_plan *plan,
+		    struct dg_diags *diags)
 {
 	const char *tampered;
 	struct dg_match m;
@@ -109,8 +110,8 @@ int dg_plan_prepare(const char *path, const char *service,
 			    tampered);
 		return -EINVAL;
 	}
-	r = dg_load_policy(path, NULL, NULL, false, &plan->config,
-			   &plan->policy, diags);
+	r = dg_load_policy_as(path, &(struct dg_load_as){.probe = probe}, false,
+			      &plan->config, &plan->policy, diags);
 	if (r < 0)
 		return r;
 	r = dg_nss_user_lookup(username, &plan->user);
@@ -160,7 +161,8 @@ static int unnamed_drops(const struct dg_decision *d,
 static int plan_decide(const struct dg_plan *plan, const gid_t *current,
 		       size_t n_current, const struct dg_gid_names *known,
 		       struct dg_gid_names *take, bool again,
-		       struct dg_outcome *out, gid_t *failed)
+		       struct dg_nss_probe *probe, struct dg_outcome *out,
+		       gid_t *failed)
 {
 	struct dg_outcome o = {0};
 	struct dg_gids ask = {0};
@@ -174,7 +176,7 @@ static int plan_decide(const struct dg_plan *plan, const gid_t *current,
 	/* Names can only keep more: name what this pass drops, and decide
 	 * again with every name known. */
 	if ((r = unnamed_drops(&o.decision, known, &ask)) < 0 ||
-	    (ask.n && (r = dg_nss_gid_names(&ask, &asked, failed)) < 0))
+	    (ask.n && (r = dg_nss_gid_names(&ask, probe, &asked, failed)) < 0))
 		goto out;
 	if (!known || !known->n) {
 		/* nothing to merge: the names just asked are all of them
@@ -206,27 +208,30 @@ out:
 
 int dg_plan_decide(const struct dg_plan *plan, const gid_t *current,
 		   size_t n_current, const struct dg_gid_names *known,
-		   struct dg_outcome *out, gid_t *failed)
+		   struct dg_nss_probe *probe, struct dg_outcome *out,
+		   gid_t *failed)
 {
-	return plan_decide(plan, current, n_current, known, NULL, true, out,
-			   failed);
+	return plan_decide(plan, current, n_current, known, NULL, true, probe,
+			   out, failed);
 }
 
 int dg_plan_decide_taking(const struct dg_plan *plan, const gid_t *current,
 			  size_t n_current, struct dg_gid_names *known,
-			  struct dg_outcome *out, gid_t *failed)
+			  struct dg_nss_probe *probe, struct dg_outcome *out,
+			  gid_t *failed)
 {
-	return plan_decide(plan, current, n_current, known, known, true, out,
-			   failed);
+	return plan_decide(plan, current, n_current, known, known, true, probe,
+			   out, failed);
 }
 
 int dg_plan_names(const struct dg_plan *plan, const gid_t *current,
 		  size_t n_current, const struct dg_gid_names *known,
-		  struct dg_gid_names *out, gid_t *failed)
+		  struct dg_nss_probe *probe, struct dg_gid_names *out,
+		  gid_t *failed)
 {
 	struct dg_outcome o = {0};
-	int r = plan_decide(plan, current, n_current, known, NULL, false, &o,
-			    failed);
+	int r = plan_decide(plan, current, n_current, known, NULL, false,
+			    probe, &o, failed);
 
 	if (r < 0)
 		return r;

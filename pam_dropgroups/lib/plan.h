@@ -20,10 +20,12 @@ struct dg_plan {
  * needs it, or when want_user_groups (explain shows them).  A rule that
  * cannot be decided for the user is an error (-EINVAL, in diags): the
  * session is refused.  Same return values; plan is always
- * initialised. */
+ * initialised.  probe: the call's (nss.h), or NULL; never kept in the
+ * plan, which may outlive the call. */
 int dg_plan_prepare(const char *path, const char *service,
 		    const char *username, bool want_user_groups,
-		    struct dg_plan *plan, struct dg_diags *diags);
+		    struct dg_nss_probe *probe, struct dg_plan *plan,
+		    struct dg_diags *diags);
 
 /* dg_policy_match, asking NSS what it says it must know (the user's
  * group list, a group's entry) until it can say: m->kind is then
@@ -41,11 +43,13 @@ struct dg_outcome {
  * must not be NULL.  When the decision depends on names (restricting
  * names, keep names), every gid it would drop is named through NSS,
  * except those `known` already names (it may be NULL), and the decision
- * made again; out->names then holds every name used.  0, -ENOMEM, or
- * another -errno when NSS could not name *failed. */
+ * made again; out->names then holds every name used.  probe: the
+ * call's (nss.h), or NULL.  0, -ENOMEM, or another -errno when NSS could
+ * not name *failed. */
 int dg_plan_decide(const struct dg_plan *plan, const gid_t *current,
 		   size_t n_current, const struct dg_gid_names *known,
-		   struct dg_outcome *out, gid_t *failed);
+		   struct dg_nss_probe *probe, struct dg_outcome *out,
+		   gid_t *failed);
 
 /* dg_plan_decide, with known the caller's to give: when every gid to
  * name is named already, out->names takes known's strings (and known is
@@ -53,7 +57,8 @@ int dg_plan_decide(const struct dg_plan *plan, const gid_t *current,
  * to free. */
 int dg_plan_decide_taking(const struct dg_plan *plan, const gid_t *current,
 			  size_t n_current, struct dg_gid_names *known,
-			  struct dg_outcome *out, gid_t *failed);
+			  struct dg_nss_probe *probe, struct dg_outcome *out,
+			  gid_t *failed);
 
 /* The names dg_plan_decide would hand out in out->names, without the
  * decision made again with them: names can only keep more, so the gids
@@ -61,7 +66,8 @@ int dg_plan_decide_taking(const struct dg_plan *plan, const gid_t *current,
  * an apply, which decides again itself.  0, or as dg_plan_decide. */
 int dg_plan_names(const struct dg_plan *plan, const gid_t *current,
 		  size_t n_current, const struct dg_gid_names *known,
-		  struct dg_gid_names *out, gid_t *failed);
+		  struct dg_nss_probe *probe, struct dg_gid_names *out,
+		  gid_t *failed);
 
 void dg_plan_outcome_free(struct dg_outcome *o);
 void dg_plan_free(struct dg_plan *plan);

@@ -938,7 +938,7 @@ static int given_back(const struct dg_plan *plan, const struct dg_rule *rule,
 	*labels = NULL;
 	there.rule = rule;
 	r = dg_plan_decide(&there, plan->user.groups.v, plan->user.groups.n,
-			   &mine->names, &o, failed);
+			   &mine->names, NULL, &o, failed);
 	if (r < 0)
 		return r;
 	if (!(f = open_memstream(&s, &len))) {
@@ -1121,7 +1121,7 @@ int dg_ways_open(struct dg_plan *plan, const struct dg_service_stacks *stacks,
 	struct dg_gids dropped = {0};
 	gid_t failed = 0;
 	int r = dg_plan_decide(plan, plan->user.groups.v, plan->user.groups.n,
-			       NULL, &mine, &failed);
+			       NULL, NULL, &mine, &failed);
 
 	/* NSS could not make the decision explain printed: every other
 	 * rule then counts as open (explain has already failed) */

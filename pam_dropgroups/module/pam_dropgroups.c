@@ -41,6 +41,9 @@ struct call {
 	struct kept_plan *k; /* (its logged flag is set by the call) */
 	int fail_code; /* the caller's failure, or PAM_SYSTEM_ERR */
 	int failed;    /* what the call answers after a failure */
+	/* this call's look at nsswitch.conf and nscd (nss.h): never kept
+	 * with the plan, which later calls reuse */
+	struct dg_nss_probe probe;
 };
 
 static int log_fail(struct call *c, const char *fmt, ...)
@@ -385,8 +388,8 @@ static struct kept_plan *get_plan(struct call *c)
 		log_fail(c, "out of memory");
 		return NULL;
 	}
-	r = dg_plan_prepare(args->config, service, user, false, &k->plan,
-			    &diags);
+	r = dg_plan_prepare(args->config, service, user, false, &c->probe,
+			    &k->plan, &diags);
 	log_diags(c, &diags, r < 0);
 	dg_diag_free(&diags);
 	if (r < 0) {
@@ -546,8 +549,10 @@ static int trim(struct call *c)
 		log_no_rule(c);
 		return PAM_IGNORE;
 	}
-	r = report ? dg_apply_preview(&k->plan, &k->names, &outcome, &why)
-		   : dg_apply(&k->plan, false, &k->names, &outcome, &why);
+	r = report ? dg_apply_preview(&k->plan, &k->names, &c->probe, &outcome,
+				      &why)
+		   : dg_apply(&k->plan, false, &k->names, &c->probe, &outcome,
+			      &why);
 	if (r < 0)
 		return log_apply_error(c, &why);
 	log_applied(c, &outcome, report);
@@ -589,7 +594,7 @@ static int check_ahead(struct call *c)
 	    dg_initgroups(user) < 0)
 		return log_fail(c, "out of memory");
 	r = dg_plan_decide(&k->plan, user->groups.v, user->groups.n, &k->names,
-			   &o, &why.gid);
+			   &c->probe, &o, &why.gid);
 	if (r < 0) {
 		why.err = r;
 		why.step = r == -ENOMEM ? DG_STEP_DECIDE : DG_STEP_NAMES;

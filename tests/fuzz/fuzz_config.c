@@ -20,7 +20,7 @@ static void resolve_and_check(const struct dg_config *cfg,
 	int r;
 
 	fz_check_config(cfg);
-	r = dg_load_resolve(cfg, false, &pol, diags);
+	r = dg_load_resolve(cfg, false, NULL, &pol, diags);
 	if (r < 0)
 		fz_fail("dg_load_resolve returned %d", r);
 	fz_check_policy(cfg, &pol);

@@ -240,7 +240,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (r < 0)
 		fz_fail("dg_config_parse returned %d", r);
 	fz_check_config(&cfg);
-	if ((r = dg_load_resolve(&cfg, false, &pol, &diags)) < 0)
+	if ((r = dg_load_resolve(&cfg, false, NULL, &pol, &diags)) < 0)
 		fz_fail("dg_load_resolve returned %d", r);
 	fz_check_policy(&cfg, &pol);
 	fz_check_diags(&diags);

@@ -12,16 +12,19 @@
 
 struct dg_plan;
 struct dg_diags;
+struct dg_nss_probe;
 
 int __real_dg_plan_prepare(const char *path, const char *service,
 			   const char *username, bool want_user_groups,
-			   struct dg_plan *plan, struct dg_diags *diags);
+			   struct dg_nss_probe *probe, struct dg_plan *plan,
+			   struct dg_diags *diags);
 int __wrap_dg_plan_prepare(const char *path, const char *service,
 			   const char *username, bool want_user_groups,
-			   struct dg_plan *plan, struct dg_diags *diags);
+			   struct dg_nss_probe *probe, struct dg_plan *plan,
+			   struct dg_diags *diags);
 
 #define CANARY_CALL_REAL()                                                     \
 	__real_dg_plan_prepare(path, service, username, want_user_groups,      \
-			       plan, diags)
+			       probe, plan, diags)
 
 #endif

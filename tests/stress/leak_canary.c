@@ -7,7 +7,8 @@
 
 int __wrap_dg_plan_prepare(const char *path, const char *service,
 			   const char *username, bool want_user_groups,
-			   struct dg_plan *plan, struct dg_diags *diags)
+			   struct dg_nss_probe *probe, struct dg_plan *plan,
+			   struct dg_diags *diags)
 {
 	void *volatile lost = malloc(64);
 
