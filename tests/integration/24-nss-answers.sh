@@ -250,6 +250,32 @@ test_an_outage_on_one_gid_is_not_hidden_by_the_next_answer() {
 	assert_groups 1001 2003
 }
 
+# The login's line names each dropped gid with the name the decision
+# used, not one asked again when the line is written: account management
+# names 6102 ahead, the directory goes down before the session (pam_exec
+# in between), and the session's line still says ldap-video(6102), where
+# a name asked again would have fallen back to the number.
+test_the_line_names_a_dropped_gid_as_the_decision_did() {
+	use_directory 'group ldap-video 6102 alice'
+	START=$START,6102
+	drop_all_but_restricting
+	printf '%s\n' 'group ldap-video 6102 alice' 'fail getgrgid * unavail ENOENT' \
+		> "$T/down.conf"
+	{
+		echo "auth required pam_permit.so"
+		echo "account required $MODULE config=$POLICY"
+		echo "account required pam_exec.so quiet /bin/cp $T/down.conf /run/dgfault.conf"
+		echo "session required $MODULE config=$POLICY"
+		echo "session optional pam_exec.so quiet $TOP/tests/pam-exec/record-groups.sh $T/groups"
+	} > "/etc/pam.d/$SERVICE"
+	run_pam alice acct_mgmt open_session
+	assert_rc 0
+	assert_groups 1001 2003
+	assert_log info 1 'dropped ([a-z-]+\([0-9]+\), )*ldap-video\(6102\)(, |$)'
+	# the baseline: asked when the line is written, the name is gone
+	[ -z "$(getent group 6102)" ] || fail "the directory still names 6102"
+}
+
 # A directory that goes silent (UNAVAIL without an errno) looks like
 # "this gid has no name".  Such a gid could be a restricting one: it
 # stays, where the policy names restricting groups by name.
