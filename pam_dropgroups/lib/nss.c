@@ -379,10 +379,11 @@ static int name_from_file(void *entry, void *ctx)
 
 	if (!files_answers(gr->gr_name) ||
 	    !(n = bsearch(&gr->gr_gid, b->names->v, b->names->n,
-			  sizeof(*b->names->v), cmp_gid)) ||
-	    b->at[i = (size_t)(n - b->names->v)]) /* the first line wins,
-						   * as in getgrgid_r */
+			  sizeof(*b->names->v), cmp_gid)))
 		return 0;
+	i = (size_t)(n - b->names->v);
+	if (b->at[i])
+		return 0; /* the first line wins, as in getgrgid_r */
 	if (pool_name(b, i, gr->gr_name) < 0)
 		return -ENOMEM;
 	return --b->unnamed == 0;

@@ -4,7 +4,6 @@
 #include "policy.h"
 
 #include <errno.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -175,27 +174,29 @@ int dg_policy_decide(const gid_t *current, size_t n_current, gid_t primary_gid,
 	_cleanup_free_ size_t *from = NULL;
 	unsigned char *facts, *judged;
 	/* the distinct gids of current, sorted: current itself, as the
-	 * kernel hands it out, or else a sorted copy */
-	struct dg_gids start = {(gid_t *)(uintptr_t)current, n_current};
-	bool copied = !dg_gids_is_set(current, n_current);
-	size_t n_kept, at = 0, n_names = names ? names->n : 0;
+	 * kernel hands it out, or else a sorted copy (made, then freed) */
+	struct dg_gids copy = {0};
+	const gid_t *start = current;
+	size_t n = n_current, n_kept, at = 0, n_names = names ? names->n : 0;
 
-	if (copied && dg_gids_from(&start, current, n_current) < 0)
-		return -ENOMEM;
-	verdicts = dg_new0(struct dg_verdict, start.n);
-	kept = dg_new0(gid_t, start.n);
-	/* (start.n gids are in memory already: the sum cannot wrap) */
-	from = dg_new0(size_t, start.n + (2 * start.n + sizeof(*from) - 1) /
-					       sizeof(*from));
+	if (!dg_gids_is_set(current, n_current)) {
+		if (dg_gids_from(&copy, current, n_current) < 0)
+			return -ENOMEM;
+		start = copy.v;
+		n = copy.n;
+	}
+	verdicts = dg_new0(struct dg_verdict, n);
+	kept = dg_new0(gid_t, n);
+	/* (n gids are in memory already: the sum cannot wrap) */
+	from = dg_new0(size_t, n + (2 * n + sizeof(*from) - 1) / sizeof(*from));
 	if (!verdicts || !kept || !from) {
-		if (copied)
-			dg_gids_free(&start);
+		dg_gids_free(&copy);
 		return -ENOMEM;
 	}
-	facts = (unsigned char *)(from + start.n);
-	judged = facts + start.n;
-	for (size_t i = 0; i < start.n; i++) {
-		gid_t g = start.v[i];
+	facts = (unsigned char *)(from + n);
+	judged = facts + n;
+	for (size_t i = 0; i < n; i++) {
+		gid_t g = start[i];
 
 		/* start and names are both sorted by gid: walk them together */
 		while (at < n_names && names->v[at].gid < g)
@@ -207,19 +208,18 @@ int dg_policy_decide(const gid_t *current, size_t n_current, gid_t primary_gid,
 	}
 	/* The core keeps a subset of start, in its order: whatever the
 	 * rule says, nothing outside `current` can reach the new list. */
-	n_kept = dg_decide_gids(start.v, facts, start.n, primary_gid,
+	n_kept = dg_decide_gids(start, facts, n, primary_gid,
 				rule->mode == DG_MODE_KEEP, judged, kept, from);
-	for (size_t i = 0; i < start.n; i++)
-		verdicts[i] = verdict_of(start.v[i], facts[i], judged[i],
+	for (size_t i = 0; i < n; i++)
+		verdicts[i] = verdict_of(start[i], facts[i], judged[i],
 					 rule->mode);
 	*out = (struct dg_decision){
 		.verdicts = DG_TAKE(verdicts),
-		.n_verdicts = start.n,
+		.n_verdicts = n,
 		.groups = {.v = DG_TAKE(kept), .n = n_kept},
-		.changed = n_kept != start.n,
+		.changed = n_kept != n,
 	};
-	if (copied)
-		dg_gids_free(&start);
+	dg_gids_free(&copy);
 	return 0;
 }
 
