@@ -206,6 +206,7 @@ static char *list_groups_as(const struct dg_outcome *o, bool want_kept,
 		const struct dg_verdict *v = &d->verdicts[i];
 		_cleanup_free_ char *label = NULL;
 		const char *name;
+		bool asked;
 		size_t start;
 
 		if (v->kept != want_kept || (only_noted && !v->restricting_named))
@@ -221,9 +222,8 @@ static char *list_groups_as(const struct dg_outcome *o, bool want_kept,
 		 * (a bsearch for each was a tenth of a small login's line) */
 		while (at < o->names.n && o->names.v[at].gid < v->gid)
 			at++;
-		name = at < o->names.n && o->names.v[at].gid == v->gid
-			       ? o->names.v[at].name
-			       : NULL;
+		asked = at < o->names.n && o->names.v[at].gid == v->gid;
+		name = asked ? o->names.v[at].name : NULL;
 		if (name) {
 			/* "(gid)" spelled here, one append for it: a third
 			 * of the appends of a line of 15 names */
@@ -238,6 +238,10 @@ static char *list_groups_as(const struct dg_outcome *o, bool want_kept,
 			num[--k] = '(';
 			dg_util_sb_puts(&b, name);
 			dg_util_sb_add(&b, num + k, sizeof(num) - k);
+		} else if (asked) {
+			/* the decision asked, and NSS gave no name: the line
+			 * says what the decision saw, not a second answer */
+			dg_util_sb_uint(&b, v->gid);
 		} else if ((label = dg_nss_group_label(v->gid))) {
 			dg_util_sb_puts(&b, label);
 		} else {
