@@ -501,7 +501,9 @@ static void log_applied(struct call *c, const struct dg_outcome *o,
 			     (long long)o->decision.groups.n);
 	/* Spelled here and logged as one "%s": libpam formats the message
 	 * again, and a format of seven strings cost a small login more
-	 * than building the line did.  On ENOMEM, the line says so. */
+	 * than building the line did.  On ENOMEM, the same bytes through
+	 * libpam's format: its one allocation may still succeed, and the
+	 * line must not lose its fields, user and rule to ours. */
 	dg_util_sb_puts(&line, fields ? fields
 				      : report_only ? "result=would-drop"
 						    : "result=dropped");
@@ -517,13 +519,20 @@ static void log_applied(struct call *c, const struct dg_outcome *o,
 						   : "; no_new_privs set");
 	if (report_only)
 		dg_util_sb_puts(&line, "; report_only: nothing changed");
-	text = dg_util_sb_take(&line);
-	pam_syslog(c->pamh, pri, "%s",
-		   text ? text
-		   : report_only ? "result=would-drop: out of memory writing "
-				   "this line"
-				 : "result=dropped: out of memory writing this "
-				   "line");
+	if ((text = dg_util_sb_take(&line))) {
+		pam_syslog(c->pamh, pri, "%s", text);
+		return;
+	}
+	pam_syslog(c->pamh, pri, "%s: user \"%s\", rule \"%s\": %s %s%s%s",
+		   fields ? fields : report_only ? "result=would-drop"
+						 : "result=dropped",
+		   plan->user.name, plan->rule->label,
+		   report_only ? "would drop" : "dropped",
+		   !dropped ? "(out of memory naming them)"
+		   : *dropped ? dropped : "no groups",
+		   !nnp ? "" : report_only ? "; would set no_new_privs"
+					   : "; no_new_privs set",
+		   report_only ? "; report_only: nothing changed" : "");
 }
 
 static int log_apply_error(struct call *c, const struct dg_apply_error *why)

@@ -37,6 +37,42 @@ test_every_allocation_failure_in_open_session_fails_closed() {
 	assert_error_lines_well_formed
 }
 
+# Every login line the module wrote at info must be the clean run's (its
+# first): the same fields, user, rule and groups.  Out of memory may only
+# lose the fields (result= alone), the names in them (dropped=-) or in the
+# text ("(out of memory naming them)"), never the user and the rule: the
+# line libpam formats needs no allocation of ours.
+assert_login_lines_whole() {
+	module_log info | sed 's/^.*pam_dropgroups([^)]*): //' > "$T/info"
+	python3 - "$T/info" <<-'EOF'
+	import sys
+	lines = open(sys.argv[1]).read().splitlines()
+	assert lines, "no login line at all"
+	fields, sep, text = lines[0].partition(': user "')
+	assert sep, "the clean line names no user: " + lines[0]
+	text = sep + text
+	lost = text[:text.index(": dropped ") + len(": dropped ")] + \
+	       "(out of memory naming them)" + \
+	       ("; no_new_privs set" if text.endswith("; no_new_privs set") else "")
+	head = fields[:fields.index(" result=dropped ") + len(" result=dropped ")]
+	bad = [l for l in lines
+	       if not any(l == "result=dropped" + t for t in (text, lost)) and
+	          not (l.startswith(head) and
+	               (l.endswith(text) or l.endswith(lost)))]
+	print("  %d login lines, %d not whole" % (len(lines), len(bad)))
+	for l in bad:
+	    print("  not whole: " + l)
+	sys.exit(1 if bad else 0)
+	EOF
+}
+
+test_every_allocation_failure_in_open_session_keeps_the_login_line_whole() {
+	skip_under_sanitizers "the injector replaces malloc"
+	fault_policy
+	allocfail session > /dev/null
+	assert_login_lines_whole || fail "a login line lost its user or rule to out of memory"
+}
+
 test_every_allocation_failure_in_setcred_fails_closed() {
 	skip_under_sanitizers "the injector replaces malloc"
 	fault_policy
