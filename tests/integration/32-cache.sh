@@ -69,6 +69,36 @@ test_cache_is_written_root_only_and_used() {
 	login_drops audio
 }
 
+# The cache's key holds the build ID of the libconfig that parsed: the
+# copy loaded in the process (cache.c walks every loaded object for the
+# one that holds config_read_string).  Taken from another object (the
+# program, the module), an upgrade of libconfig would not change the key,
+# and a cache its old parse wrote would still be read.  The unit tests
+# encode and decode in one process, where any object's ID round-trips.
+test_cache_key_holds_the_loaded_libconfig_s_build_id() {
+	video_policy
+	stack session success
+	login_drops video
+	local got lib want
+	got=$(python3 - "$(cache_file)" <<-'EOF'
+	import struct, sys
+	d = open(sys.argv[1], "rb").read()
+	at = len(b"dgpolicy1\n") + 4  # the magic, the byte-order mark
+	for part in ("parser", "libconfig"):
+	    n, = struct.unpack_from("=I", d, at)
+	    s = d[at + 4:at + 4 + n]
+	    at += 4 + n + 1  # its length, its bytes, a NUL
+	print(s.decode())
+	EOF
+	)
+	lib=$(ldd "$MODULE" | awk '$1 ~ /^libconfig\.so/ { print $3 }')
+	[ -n "$lib" ] || fail "the module links no libconfig"
+	want=$(readelf -n "$lib" | awk '/Build ID:/ { print $3 }')
+	[ -n "$want" ] || fail "$lib has no build ID"
+	echo "  cache: $got; $lib: $want"
+	[ "$got" = "$want" ] || fail "the cache's libconfig ID is $got, not $lib's $want"
+}
+
 test_cache_not_roots_alone_is_ignored() {
 	video_policy
 	stack session success
