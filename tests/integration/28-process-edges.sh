@@ -1,6 +1,6 @@
 # The process the module runs in: a user namespace that cannot show some
-# of its gids, a login program that changes its service, and two threads
-# that open sessions at once.
+# of its gids, a login program that changes its service or its user, and
+# two threads that open sessions at once.
 
 edge_policy() {
 	policy <<-'EOF'
@@ -85,6 +85,57 @@ test_pam_end_after_a_service_change_does_not_crash() {
 	# the SEGV itself, reports it and exits 1.
 	[ "$rc" -ge 128 ] || { [ "$rc" -ne 0 ] && grep -q 'AddressSanitizer: SEGV' "$T/err"; } ||
 		fail "the unpinned module did not crash (rc $rc): the test proves nothing"
+}
+
+# The plan account management kept (pam_set_data) is for one service and
+# user.  When PAM_USER is set again before the session (a later module
+# canonicalising the name) or the program changes PAM_SERVICE, the
+# session must apply the rule of the user and service it now has, not
+# the kept one.  Alice's rule drops video (44); bob's and dgother's,
+# audio (29).
+switch_policy() {
+	policy <<-'EOF'
+	version = 1;
+	restricting = ( );
+	rules = ( { name = "alice"; services = "dgtest"; users = "alice"; drop = "video"; },
+	          { name = "bob"; services = "dgtest"; users = "bob"; drop = "audio"; },
+	          { name = "other"; services = "dgother"; drop = "audio"; } );
+	EOF
+	for s in "$SERVICE" dgother; do
+		printf 'account required %s\nsession required %s\n' \
+			"$MODULE" "$MODULE" > "/etc/pam.d/$s"
+	done
+}
+
+# item_switch_drops WHICH OTHER GID: the session after the switch ran
+# and left the starting groups without GID alone.
+item_switch_drops() {
+	local want
+	capture setpriv --groups "$START" "$BUILD/item_switch" "$SERVICE" alice "$1" "$2"
+	[ "$rc" -eq 0 ] || fail "the driver exited $rc"
+	grep -qx 'pam_open_session: 0' <<< "$out" || fail "the session failed"
+	want=$(tr ',' '\n' <<< "$START" | grep -vx "$3" | sort -n | tr '\n' ' ')
+	[ "$(grep '^groups:' <<< "$out" | tr ' ' '\n' | grep -v : | sort -n | tr '\n' ' ')" = "$want" ] ||
+		fail "want groups $want after the switch to $1 $2"
+}
+
+test_a_user_set_again_before_the_session_gets_its_own_rule() {
+	switch_policy
+	# the baseline: the same user again, and the kept plan applies
+	item_switch_drops user alice 44
+	assert_log info 1 'user "alice", rule "alice": dropped video\(44\)$'
+	log_reset
+	item_switch_drops user bob 29
+	assert_log info 1 'user "bob", rule "bob": dropped audio\(29\)$'
+}
+
+test_a_service_changed_before_the_session_gets_its_own_rule() {
+	switch_policy
+	item_switch_drops service "$SERVICE" 44
+	assert_log info 1 'rule "alice": dropped video\(44\)$'
+	log_reset
+	item_switch_drops service dgother 29
+	assert_log info 1 'pam_dropgroups\(dgother:session\): .*rule "other": dropped audio\(29\)$'
 }
 
 # Two threads of one process open sessions at once.  The groups are the

@@ -1,0 +1,66 @@
+/* item_switch SERVICE USER user|service OTHER: PAM_USER or PAM_SERVICE
+ * changes between calls on one handle, as when a later module sets the
+ * user again (a canonical name) or a login program its service.
+ *
+ *   pam_start(SERVICE, USER), pam_acct_mgmt    the module keeps a plan
+ *                                              for SERVICE and USER
+ *   pam_set_item(PAM_USER or PAM_SERVICE, OTHER)
+ *   pam_open_session                           the plan kept is not for
+ *                                              this service and user
+ *   pam_end
+ *
+ * Prints each call's result, then the groups the process holds, sorted
+ * as getgroups(2) gives them, on one line.  Exit 0 when every step ran,
+ * 2 on a setup error. */
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <security/pam_appl.h>
+
+static int conv(int n, const struct pam_message **msg,
+		struct pam_response **resp, void *data)
+{
+	(void)n, (void)msg, (void)resp, (void)data;
+	return PAM_CONV_ERR;
+}
+
+int main(int argc, char **argv)
+{
+	struct pam_conv c = {conv, NULL};
+	pam_handle_t *h = NULL;
+	gid_t groups[256];
+	int r, n, item;
+
+	if (argc != 5 ||
+	    (strcmp(argv[3], "user") && strcmp(argv[3], "service"))) {
+		fprintf(stderr, "usage: item_switch SERVICE USER "
+				"user|service OTHER\n");
+		return 2;
+	}
+	item = strcmp(argv[3], "user") == 0 ? PAM_USER : PAM_SERVICE;
+	if ((r = pam_start(argv[1], argv[2], &c, &h)) != PAM_SUCCESS) {
+		fprintf(stderr, "pam_start: %d\n", r);
+		return 2;
+	}
+	printf("pam_acct_mgmt: %d\n", pam_acct_mgmt(h, 0));
+	if ((r = pam_set_item(h, item, argv[4])) != PAM_SUCCESS) {
+		fprintf(stderr, "pam_set_item: %d\n", r);
+		return 2;
+	}
+	r = pam_open_session(h, 0);
+	printf("pam_open_session: %d\n", r);
+	if ((r = pam_end(h, r)) != PAM_SUCCESS) {
+		fprintf(stderr, "pam_end: %d\n", r);
+		return 2;
+	}
+	if ((n = getgroups(256, groups)) < 0) {
+		perror("getgroups");
+		return 2;
+	}
+	printf("groups:");
+	for (int i = 0; i < n; i++)
+		printf(" %u", (unsigned)groups[i]);
+	printf("\n");
+	return 0;
+}
