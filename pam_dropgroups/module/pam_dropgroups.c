@@ -499,40 +499,32 @@ static void log_applied(struct call *c, const struct dg_outcome *o,
 	fields = call_fields(c, report_only ? "would-drop" : "dropped",
 			     listed, more,
 			     (long long)o->decision.groups.n);
-	/* Spelled here and logged as one "%s": libpam formats the message
-	 * again, and a format of seven strings cost a small login more
-	 * than building the line did.  On ENOMEM, the same bytes through
-	 * libpam's format: its one allocation may still succeed, and the
-	 * line must not lose its fields, user and rule to ours. */
-	dg_util_sb_puts(&line, fields ? fields
-				      : report_only ? "result=would-drop"
-						    : "result=dropped");
-	dg_util_sb_puts(&line, ": user \"");
-	dg_util_sb_puts(&line, plan->user.name);
-	dg_util_sb_puts(&line, "\", rule \"");
-	dg_util_sb_puts(&line, plan->rule->label);
-	dg_util_sb_puts(&line, report_only ? "\": would drop " : "\": dropped ");
-	dg_util_sb_puts(&line, !dropped ? "(out of memory naming them)"
-			       : *dropped ? dropped : "no groups");
-	if (nnp)
-		dg_util_sb_puts(&line, report_only ? "; would set no_new_privs"
-						   : "; no_new_privs set");
-	if (report_only)
-		dg_util_sb_puts(&line, "; report_only: nothing changed");
-	if ((text = dg_util_sb_take(&line))) {
+	/* The line's pieces, spelled once.  Logged as one "%s" joined here:
+	 * libpam formats the message again, and a format of nine strings
+	 * cost a small login more than joining them did.  If joining runs
+	 * out of memory, the same pieces through libpam's format: its one
+	 * allocation may still succeed, and the line must not lose its
+	 * fields, user and rule to ours. */
+	const char *piece[] = {
+		fields ? fields : report_only ? "result=would-drop"
+					      : "result=dropped",
+		": user \"", plan->user.name, "\", rule \"", plan->rule->label,
+		report_only ? "\": would drop " : "\": dropped ",
+		!dropped ? "(out of memory naming them)"
+		: *dropped ? dropped : "no groups",
+		!nnp ? "" : report_only ? "; would set no_new_privs"
+					: "; no_new_privs set",
+		report_only ? "; report_only: nothing changed" : "",
+	};
+
+	for (size_t i = 0; i < sizeof(piece) / sizeof(*piece); i++)
+		dg_util_sb_puts(&line, piece[i]);
+	if ((text = dg_util_sb_take(&line)))
 		pam_syslog(c->pamh, pri, "%s", text);
-		return;
-	}
-	pam_syslog(c->pamh, pri, "%s: user \"%s\", rule \"%s\": %s %s%s%s",
-		   fields ? fields : report_only ? "result=would-drop"
-						 : "result=dropped",
-		   plan->user.name, plan->rule->label,
-		   report_only ? "would drop" : "dropped",
-		   !dropped ? "(out of memory naming them)"
-		   : *dropped ? dropped : "no groups",
-		   !nnp ? "" : report_only ? "; would set no_new_privs"
-					   : "; no_new_privs set",
-		   report_only ? "; report_only: nothing changed" : "");
+	else
+		pam_syslog(c->pamh, pri, "%s%s%s%s%s%s%s%s%s", piece[0],
+			   piece[1], piece[2], piece[3], piece[4], piece[5],
+			   piece[6], piece[7], piece[8]);
 }
 
 static int log_apply_error(struct call *c, const struct dg_apply_error *why)
