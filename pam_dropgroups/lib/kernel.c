@@ -24,7 +24,9 @@ int dg_kernel_get_groups(gid_t **out, size_t *n)
 	size_t size = GROUPS_GUESS;
 
 	for (;;) {
-		_cleanup_free_ gid_t *v = calloc(size, sizeof(*v));
+		/* (not zeroed: getgroups writes the first got, and nothing
+		 * reads past them; a login reads its list three times) */
+		_cleanup_free_ gid_t *v = reallocarray(NULL, size, sizeof(*v));
 		int want, got;
 
 		if (!v)
