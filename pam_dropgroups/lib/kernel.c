@@ -9,7 +9,6 @@
 #include <string.h>
 #include <sys/capability.h>
 #include <sys/prctl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "idmap.h"
@@ -142,24 +141,29 @@ int dg_kernel_sysctl_write(const char *path, const char *value)
 	return close(fd) < 0 ? -errno : 0;
 }
 
-/* The initial user namespace's inode number in nsfs (the kernel's
- * PROC_USER_INIT_INO, fixed since Linux 3.8; every other namespace gets
- * one of its own). */
-#define USER_NS_INIT_INO 0xEFFFFFFDULL
+/* The link /proc/self/ns/user of a process in the initial user
+ * namespace: its nsfs inode number is the kernel's PROC_USER_INIT_INO,
+ * 0xEFFFFFFD, fixed since Linux 3.8 (every other namespace gets one of
+ * its own), and the link names it as "user:[INODE]". */
+#define USER_NS_INIT_LINK "user:[4026531837]"
 
 int dg_kernel_read_gid_map(struct dg_idmap *map, gid_t *overflow)
 {
 	_cleanup_free_ char *text = NULL, *ov = NULL;
-	struct stat st;
+	/* one byte more than the initial link: a longer one cannot match */
+	char link[sizeof(USER_NS_INIT_LINK) + 1];
+	ssize_t len;
 	int r;
 
-	/* The initial namespace's map is the identity, always: one stat
-	 * says so where opening and reading gid_map took four system
-	 * calls in every login.  Anything else (another namespace, a
-	 * failed stat) reads the map itself.  Who could make this path
-	 * lie could make gid_map lie too. */
-	if (stat("/proc/self/ns/user", &st) == 0 &&
-	    (unsigned long long)st.st_ino == USER_NS_INIT_INO) {
+	/* The initial namespace's map is the identity, always: one
+	 * readlink says so where opening and reading gid_map took four
+	 * system calls in every login (and a stat of the link, which
+	 * walks into nsfs, cost twice the readlink).  Anything else
+	 * (another namespace, a failed readlink) reads the map itself.
+	 * Who could make this path lie could make gid_map lie too. */
+	len = readlink("/proc/self/ns/user", link, sizeof(link));
+	if (len == (ssize_t)strlen(USER_NS_INIT_LINK) &&
+	    memcmp(link, USER_NS_INIT_LINK, (size_t)len) == 0) {
 		*overflow = 65534; /* never asked of the identity */
 		/* (as the kernel spells it, which idmap.c reads without
 		 * sscanf) */
