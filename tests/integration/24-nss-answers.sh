@@ -136,6 +136,47 @@ test_an_action_after_files_is_read_as_glibc_reads_it() {
 	assert_groups 1001 2003
 }
 
+# Whether /etc/group may be read in one pass is asked once per PAM call,
+# never kept with the plan that later calls on the handle reuse: here
+# account management reads the policy under "group: files dgfault", then
+# nsswitch.conf is edited to ask the directory first (pam_exec in
+# between), and the session, on the kept plan, must name the gids it
+# meets as glibc now does.  The directory calls 6105 games-abusers, the
+# file dgplain5: a verdict kept from account management would read the
+# file, name 6105 dgplain5 and drop it.  (Two restricting names, so that
+# account management makes the probe; two gids to name in the session,
+# so that a kept verdict is used whatever the count.)
+test_the_files_first_verdict_does_not_outlive_its_call() {
+	use_directory 'group games-abusers 6105'
+	printf '%s\n' dgplain5:x:6105: dgplain6:x:6106: >> /etc/group
+	START=$START,6105,6106
+	policy <<-'EOF2'
+	version = 1;
+	restricting = ( "games-abusers", "students" );
+	rules = ( { name = "all"; services = "dgtest"; drop = "*"; } );
+	EOF2
+	printf 'passwd: files dgfault\ngroup: dgfault files\n' > "$T/nsswitch.later"
+	{
+		echo "auth required pam_permit.so"
+		echo "account required $MODULE config=$POLICY"
+		echo "account required pam_exec.so quiet /bin/cp $T/nsswitch.later /etc/nsswitch.conf"
+		echo "session required $MODULE config=$POLICY"
+		echo "session optional pam_exec.so quiet $TOP/tests/pam-exec/record-groups.sh $T/groups"
+	} > "/etc/pam.d/$SERVICE"
+	[ "$(getent group 6105 | cut -d: -f1)" = dgplain5 ] || fail "files does not answer first"
+	run_pam alice acct_mgmt open_session
+	assert_rc 0
+	[ "$(getent group 6105 | cut -d: -f1)" = games-abusers ] ||
+		fail "the edit did not make glibc ask the directory first"
+	assert_groups 1001 2003 3000 6105
+	# the baseline: with files first all along, 6105 is dgplain5 and goes
+	printf 'passwd: files dgfault\ngroup: files dgfault\n' > /etc/nsswitch.conf
+	cp /etc/nsswitch.conf "$T/nsswitch.later"
+	run_pam alice acct_mgmt open_session
+	assert_rc 0
+	assert_groups 1001 2003 3000
+}
+
 # With nscd running, glibc asks it before any backend, and its answer,
 # cached from before an edit of /etc/group, is what sudo sees: the
 # one-pass read of /etc/group must not name a gid otherwise.  Here nscd
