@@ -177,6 +177,54 @@ test_the_files_first_verdict_does_not_outlive_its_call() {
 	assert_groups 1001 2003 3000
 }
 
+# A call that has probed nsswitch.conf (two restricting names resolved)
+# names even one dropped gid from one pass over /etc/group, when the
+# probe says the file is asked first: that one gid is named as glibc
+# names it, whatever the verdict.  Directory first, 6105 is
+# games-abusers, not the file's dgplain5, and stays; files first and the
+# file lacking 6105, the directory's outage is an outage, not "no name";
+# files first, the first of two lines names it.
+test_one_gid_in_a_call_that_probed_is_named_as_glibc_names_it() {
+	# (6003 first: the name resolves to it, so 6105 stays by name alone)
+	use_directory 'group games-abusers 6003' 'group games-abusers 6105'
+	START=1001,6105
+	policy <<-'EOF2'
+	version = 1;
+	restricting = ( "games-abusers", "students" );
+	rules = ( { name = "all"; services = "dgtest"; drop = "*"; } );
+	EOF2
+	cp /etc/group "$T/group.orig"
+	echo '-- group: dgfault files'
+	echo 'dgplain5:x:6105:' >> /etc/group
+	printf 'passwd: files dgfault\ngroup: dgfault files\n' > /etc/nsswitch.conf
+	[ "$(getent group 6105 | cut -d: -f1)" = games-abusers ] || fail "the directory is not asked first"
+	stack session success
+	run_pam alice open_session
+	assert_rc 0
+	assert_groups 1001 6105
+	echo '-- group: files dgfault, 6105 not in the file, the directory down'
+	cat "$T/group.orig" > /etc/group
+	printf 'passwd: files dgfault\ngroup: files dgfault\n' > /etc/nsswitch.conf
+	directory 'group games-abusers 6003' 'group games-abusers 6105' \
+		'fail getgrgid 6105 unavail ENOENT'
+	stack session session_err
+	run_pam alice open_session
+	assert_failed_closed 'looking up the name of gid 6105 failed: No such file or directory'
+	echo '-- group: files, two lines for 6105'
+	printf '%s\n' games-abusers:x:6105: dgplain5:x:6105: >> /etc/group
+	printf 'passwd: files\ngroup: files\n' > /etc/nsswitch.conf
+	stack session success
+	run_pam alice open_session
+	assert_rc 0
+	assert_groups 1001 6105
+	# the baseline: the file's first line plain, 6105 goes
+	cat "$T/group.orig" > /etc/group
+	printf '%s\n' dgplain5:x:6105: games-abusers:x:6105: >> /etc/group
+	run_pam alice open_session
+	assert_rc 0
+	assert_groups 1001
+}
+
 # With nscd running, glibc asks it before any backend, and its answer,
 # cached from before an edit of /etc/group, is what sudo sees: the
 # one-pass read of /etc/group must not name a gid otherwise.  Here nscd
