@@ -428,9 +428,8 @@ static int answers_from_file(bool groups, struct dg_nss_probe *probe,
 	enum dg_nss_files_order order;
 	int r;
 
-	/* one name: getgrnam_r costs less than the probe and a pass,
-	 * unless this call has probed already */
-	if (out->n < 2 && !(groups && probe && probe->asked))
+	/* one name: getgrnam_r costs less than the probe and a pass */
+	if (out->n < 2)
 		return 0;
 	order = groups ? groups_files_first(probe) : ask_files_first("passwd");
 	if (order == DG_NSS_FILES_NOT_FIRST)
@@ -576,9 +575,10 @@ int dg_nss_gid_names(const struct dg_gids *gids, struct dg_nss_probe *probe,
 	/* The gids /etc/group has, in one pass when it is asked first; the
 	 * rest (a directory's groups, which a walk might not even list)
 	 * each with getgrgid_r, which fails closed as ever. */
-	order = gids->n >= 2 || (probe && probe->asked)
-			? groups_files_first(probe)
-			: DG_NSS_FILES_NOT_FIRST;
+	/* (one gid: getgrgid_r, as a pass would read the file and then,
+	 * for a gid it lacks, leave getgrgid_r to read it again) */
+	order = gids->n >= 2 ? groups_files_first(probe)
+			     : DG_NSS_FILES_NOT_FIRST;
 	if (order != DG_NSS_FILES_NOT_FIRST &&
 	    (r = file_pass("/etc/group", _SC_GETGR_R_SIZE_MAX, true,
 			   name_from_file, &b)) < 0) {

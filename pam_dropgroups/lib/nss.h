@@ -52,8 +52,7 @@ int dg_nss_users_exist(const struct dg_strlist *names,
  * (its first line for a gid, as nss_files answers), and only the others
  * are asked one by one: same answers, O(lines + gids log gids) instead of
  * O(lines x gids).  dg_nss_groups_by_name and dg_nss_users_exist do the
- * same with names.  With probe asked already, even one gid is named by
- * the pass (five system calls, where getgrgid_r makes six). */
+ * same with names. */
 int dg_nss_gid_names(const struct dg_gids *gids, struct dg_nss_probe *probe,
 		     struct dg_gid_names *out, gid_t *failed);
 

@@ -178,9 +178,9 @@ test_the_files_first_verdict_does_not_outlive_its_call() {
 }
 
 # A call that has probed nsswitch.conf (two restricting names resolved)
-# names even one dropped gid from one pass over /etc/group, when the
-# probe says the file is asked first: that one gid is named as glibc
-# names it, whatever the verdict.  Directory first, 6105 is
+# and has one dropped gid left to name: that one gid is named as glibc
+# names it, whatever the probe said (one gid is asked of getgrgid_r; a
+# pass that named it from the file would have to agree).  Directory first, 6105 is
 # games-abusers, not the file's dgplain5, and stays; files first and the
 # file lacking 6105, the directory's outage is an outage, not "no name";
 # files first, the first of two lines names it.
