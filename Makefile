@@ -136,8 +136,7 @@ SAN_PRELOAD   = $(shell $(CC) -print-file-name=libasan.so) $(shell $(CC) -print-
 check-asan: deps
 	$(MAKE) B=build-asan CFLAGS="$(SAN_CFLAGS)" LDFLAGS="$(SAN_LDFLAGS)" \
 		all unit build-asan/logsink build-asan/libnss_dgfault.so.2 \
-		build-asan/service_switch build-asan/item_switch \
-		build-asan/two_sessions \
+		build-asan/item_switch build-asan/two_sessions \
 		build-asan/pam_dropgroups-unpinned.so build-asan/nssprobe \
 		build-asan/liar.so
 	BUILD=$(CURDIR)/build-asan DG_SANITIZE=1 LD_PRELOAD="$(SAN_PRELOAD)" \

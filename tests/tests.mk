@@ -8,7 +8,7 @@ UNIT_TESTS   := test_policy test_decide test_config test_cache test_resolve test
 		test_pamstack test_ways test_nsswitch test_sudoers test_dropin \
 		test_sshdconf test_syntax test_logline
 TEST_HELPERS  = $(B)/logsink $(B)/pambench $(B)/libnss_dgfault.so.2 $(B)/allocfail \
-		$(B)/pam_cycles $(B)/service_switch $(B)/item_switch $(B)/two_sessions \
+		$(B)/pam_cycles $(B)/item_switch $(B)/two_sessions \
 		$(B)/pam_dropgroups-unpinned.so $(B)/nssprobe $(B)/liar.so $(STRESS_HELPERS) \
 		$(TSAN_CLI) $(B)/tsan/dropgroups-racy $(B)/stress/dropgroups-leaky
 
@@ -33,9 +33,6 @@ $(B)/liar.so: tests/faults/liar.c | $(B)
 	$(CC) $(ALL_CFLAGS) -fPIC -shared -o $@ $< $(ALL_LDFLAGS) -ldl
 
 $(B)/pam_cycles: tests/stress/pam_cycles.c | $(B)
-	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS) -lpam
-
-$(B)/service_switch: tests/faults/service_switch.c | $(B)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(ALL_LDFLAGS) -lpam
 
 $(B)/item_switch: tests/faults/item_switch.c | $(B)

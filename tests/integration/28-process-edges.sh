@@ -71,7 +71,7 @@ test_pam_end_after_a_service_change_does_not_crash() {
 		> "/etc/pam.d/$SERVICE"
 	printf 'account required pam_permit.so\nsession required pam_permit.so\n' \
 		> /etc/pam.d/dgother
-	capture "$BUILD/service_switch" "$SERVICE" alice dgother
+	capture "$BUILD/item_switch" "$SERVICE" alice service dgother
 	[ "$rc" -eq 0 ] || fail "the driver exited $rc"
 	echo "$out" | grep -q '^pam_end returned 0$' || fail "pam_end did not return"
 	# grep -c reads to the end: with -q, readelf could die of SIGPIPE
@@ -80,7 +80,7 @@ test_pam_end_after_a_service_change_does_not_crash() {
 	# the baseline: the same module linked without it crashes the driver
 	printf 'account required %s\nsession required pam_permit.so\n' \
 		"$BUILD/pam_dropgroups-unpinned.so" > "/etc/pam.d/$SERVICE"
-	capture "$BUILD/service_switch" "$SERVICE" alice dgother
+	capture "$BUILD/item_switch" "$SERVICE" alice service dgother
 	# A plain build dies of the signal; under ASan the sanitizer catches
 	# the SEGV itself, reports it and exits 1.
 	[ "$rc" -ge 128 ] || { [ "$rc" -ne 0 ] && grep -q 'AddressSanitizer: SEGV' "$T/err"; } ||

@@ -29,7 +29,7 @@ fi
 only=" $* "
 # what the named tests need (not the ThreadSanitizer stress builds)
 TARGETS="all unit build/logsink build/libnss_dgfault.so.2 build/nssprobe
-	build/allocfail build/service_switch build/item_switch build/two_sessions
+	build/allocfail build/item_switch build/two_sessions
 	build/pam_cycles build/pam_dropgroups-unpinned.so build/liar.so"
 
 case $SET in all | ci) ;; *) echo "MUTATE_SET must be all or ci" >&2; exit 2 ;; esac
