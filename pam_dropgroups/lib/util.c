@@ -92,8 +92,8 @@ char *dg_util_sb_take(struct dg_util_sb *b)
 	return s;
 }
 
-static int read_whole(int fd, size_t size_hint, size_t max, char **text,
-		      size_t *len)
+int dg_util_read_whole(int fd, size_t size_hint, size_t max, char **text,
+		       size_t *len)
 {
 	size_t cap = size_hint + 1, n = 0;
 	_cleanup_free_ char *buf = malloc(cap + 1);
@@ -135,17 +135,11 @@ static int read_whole(int fd, size_t size_hint, size_t max, char **text,
 	return 0;
 }
 
-int dg_util_read_whole(int fd, size_t size_hint, size_t max, char **text,
-		       size_t *len)
-{
-	return read_whole(fd, size_hint, max, text, len);
-}
-
 int dg_util_read_stat(int fd, const struct stat *st, size_t max, char **text,
 		      size_t *len)
 {
-	return read_whole(fd, st->st_size > 0 ? (size_t)st->st_size : 0, max,
-			  text, len);
+	return dg_util_read_whole(fd, st->st_size > 0 ? (size_t)st->st_size : 0,
+				  max, text, len);
 }
 
 int dg_util_read_file(const char *path, int oflags, size_t max, char **text,
