@@ -119,9 +119,8 @@ static int decide_checked(const struct dg_plan *plan,
 {
 	int r;
 
-	if ((r = decide_now(plan, known, take, probe, current, n, o, why)) <
-		    0 ||
-	    (r = check_user_namespace(*current, *n, why)) < 0)
+	r = decide_now(plan, known, take, probe, current, n, o, why);
+	if (r < 0 || (r = check_user_namespace(*current, *n, why)) < 0)
 		dg_plan_outcome_free(o);
 	return r;
 }
