@@ -18,10 +18,15 @@
  * at unmapped code: a crash in a program running as root, unless the
  * module stays mapped (it is linked with -z nodelete).
  *
- * Prints each call's result, then the groups the process holds, as
- * getgroups(2) gives them, on one line.  Exit 0 when every step ran, 2
+ * Prints each call's result, whether a pam_dropgroups object is still
+ * mapped just before pam_end (from /proc/self/maps: whether the old
+ * cleanup pointer is safe is decided there, while whether calling into
+ * an unmapped module crashes depends on what the next mapping placed
+ * at its address), then the groups the process holds, as getgroups(2)
+ * gives them, on one line.  Exit 0 when every step ran, 2
  * on a setup error (a crash kills the process with SIGSEGV instead). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -32,6 +37,24 @@ static int conv(int n, const struct pam_message **msg,
 {
 	(void)n, (void)msg, (void)resp, (void)data;
 	return PAM_CONV_ERR;
+}
+
+/* module_mapped: 1 when a mapping of a pam_dropgroups object is in
+ * /proc/self/maps, 0 when none is, -1 when the file cannot be read. */
+static int module_mapped(void)
+{
+	FILE *f = fopen("/proc/self/maps", "re");
+	char *line = NULL;
+	size_t cap = 0;
+	int found = 0;
+
+	if (!f)
+		return -1;
+	while (!found && getline(&line, &cap, f) > 0)
+		found = strstr(line, "pam_dropgroups") != NULL;
+	free(line);
+	fclose(f);
+	return found;
 }
 
 int main(int argc, char **argv)
@@ -59,6 +82,11 @@ int main(int argc, char **argv)
 	}
 	r = pam_open_session(h, 0);
 	printf("pam_open_session: %d\n", r);
+	switch (module_mapped()) {
+	case 1: printf("module mapped before pam_end: yes\n"); break;
+	case 0: printf("module mapped before pam_end: no\n"); break;
+	default: perror("/proc/self/maps"); return 2;
+	}
 	fflush(stdout); /* before a crash in pam_end */
 	printf("pam_end returned %d\n", pam_end(h, r));
 	if ((n = getgroups(256, groups)) < 0) {

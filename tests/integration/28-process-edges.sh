@@ -74,6 +74,8 @@ test_pam_end_after_a_service_change_does_not_crash() {
 	capture "$BUILD/item_switch" "$SERVICE" alice service dgother
 	[ "$rc" -eq 0 ] || fail "the driver exited $rc"
 	echo "$out" | grep -q '^pam_end returned 0$' || fail "pam_end did not return"
+	grep -qx 'module mapped before pam_end: yes' <<< "$out" ||
+		fail "the module was unmapped before pam_end ran its cleanup"
 	# grep -c reads to the end: with -q, readelf could die of SIGPIPE
 	[ "$(readelf -d "$MODULE" | grep -c 'Flags:.*NODELETE')" -gt 0 ] ||
 		fail "the module is not -z nodelete"
@@ -81,10 +83,12 @@ test_pam_end_after_a_service_change_does_not_crash() {
 	printf 'account required %s\nsession required pam_permit.so\n' \
 		"$BUILD/pam_dropgroups-unpinned.so" > "/etc/pam.d/$SERVICE"
 	capture "$BUILD/item_switch" "$SERVICE" alice service dgother
-	# A plain build dies of the signal; under ASan the sanitizer catches
-	# the SEGV itself, reports it and exits 1.
-	[ "$rc" -ge 128 ] || { [ "$rc" -ne 0 ] && grep -q 'AddressSanitizer: SEGV' "$T/err"; } ||
-		fail "the unpinned module did not crash (rc $rc): the test proves nothing"
+	# libpam unloaded it before pam_end, which then calls the cleanup it
+	# kept.  Whether that call crashes depends on what was mapped at the
+	# old address since (the next stack's modules may land there, and a
+	# CI run once saw it return), so the baseline is the unmapping itself.
+	grep -qx 'module mapped before pam_end: no' <<< "$out" ||
+		fail "the unpinned module stayed mapped: the test proves nothing"
 }
 
 # The plan account management kept (pam_set_data) is for one service and
