@@ -301,30 +301,46 @@ static int parse_group_names(char *text, size_t len, file_entry_fn found,
 					     _SC_GETGR_R_SIZE_MAX, true, found,
 					     ctx);
 		pos += n + 1;
-		if (r > 0 && (r = found(&gr, ctx)) != 0)
-			return r < 0 ? r : 0; /* 1: nothing left to learn */
+		if (r > 0) {
+			size_t name_len = strlen(gr.gr_name);
+
+			r = found(&gr, ctx);
+			/* the text as it was: a probe's may be read again */
+			line[name_len] = ':';
+			if (r != 0)
+				return r < 0 ? r : 0; /* 1: nothing left */
+		}
 	}
 	return 0;
 }
 
-static int file_pass_text(const char *path, int sysconf_key, bool groups,
-			  bool names_only, file_text_fn seen,
-			  file_entry_fn found, void *ctx)
+/* The file at path, read whole: 0 with *text and *len, -ENOMEM, or
+ * -EIO.  Read whole, then parsed from memory by glibc's own parser:
+ * fgetgrent_r on the file would ask the kernel for its offset (lseek)
+ * at every line. */
+static int read_for_pass(const char *path, char **text, size_t *len)
 {
 	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
-	_cleanup_free_ char *text = NULL;
-	size_t len = 0;
 	struct stat st;
 	int r;
 
+	*text = NULL;
+	*len = 0;
 	if (fd < 0 || fstat(fd, &st) < 0)
 		return errno == ENOMEM ? -ENOMEM : -EIO;
-	/* Read whole, then parsed from memory by glibc's own parser:
-	 * fgetgrent_r on the file would ask the kernel for its offset
-	 * (lseek) at every line. */
-	r = dg_util_read_stat(fd, &st, FILE_PASS_MAX, &text, &len);
+	r = dg_util_read_stat(fd, &st, FILE_PASS_MAX, text, len);
 	if (r < 0)
 		return r == -ENOMEM ? r : -EIO;
+	return 0;
+}
+
+/* The pass over text (as file_pass_text). */
+static int pass_over(char *text, size_t len, int sysconf_key, bool groups,
+		     bool names_only, file_text_fn seen, file_entry_fn found,
+		     void *ctx)
+{
+	int r;
+
 	if (seen && (r = seen(text, len, ctx)) < 0)
 		return r;
 	if (!len)
@@ -332,6 +348,45 @@ static int file_pass_text(const char *path, int sysconf_key, bool groups,
 	if (groups && names_only)
 		return parse_group_names(text, len, found, ctx);
 	return parse_entries(text, len, sysconf_key, groups, found, ctx);
+}
+
+static int file_pass_text(const char *path, int sysconf_key, bool groups,
+			  bool names_only, file_text_fn seen,
+			  file_entry_fn found, void *ctx)
+{
+	_cleanup_free_ char *text = NULL;
+	size_t len;
+	int r = read_for_pass(path, &text, &len);
+
+	return r < 0 ? r : pass_over(text, len, sysconf_key, groups,
+				     names_only, seen, found, ctx);
+}
+
+/* A pass over /etc/group for names and gids (file_pass), on the text
+ * probe holds from an earlier pass of this call, or on one read now and
+ * left in probe for the later passes.  A failed read fails each. */
+static int group_pass(struct dg_nss_probe *probe, file_entry_fn found,
+		      void *ctx)
+{
+	if (!probe)
+		return file_pass("/etc/group", _SC_GETGR_R_SIZE_MAX, true,
+				 found, ctx);
+	if (!probe->group_read) {
+		probe->group_err = read_for_pass("/etc/group",
+						 &probe->group_text,
+						 &probe->group_len);
+		probe->group_read = true;
+	}
+	if (probe->group_err < 0)
+		return probe->group_err;
+	return pass_over(probe->group_text, probe->group_len,
+			 _SC_GETGR_R_SIZE_MAX, true, true, NULL, found, ctx);
+}
+
+void dg_nss_probe_release(struct dg_nss_probe *probe)
+{
+	free(probe->group_text);
+	*probe = (struct dg_nss_probe){0};
 }
 
 /* nss_files never answers with a compat "+"/"-" entry. */
@@ -428,14 +483,15 @@ static int answers_from_file(bool groups, struct dg_nss_probe *probe,
 	enum dg_nss_files_order order;
 	int r;
 
-	/* one name: getgrnam_r costs less than the probe and a pass */
-	if (out->n < 2)
+	/* One name: getgrnam_r costs less than the probe and a pass; but
+	 * a call that probes (a login's) names its session's gids from
+	 * /etc/group next, and this read serves that pass too. */
+	if (out->n < 2 && !(groups && probe))
 		return 0;
 	order = groups ? groups_files_first(probe) : ask_files_first("passwd");
 	if (order == DG_NSS_FILES_NOT_FIRST)
 		return 0;
-	r = groups ? file_pass("/etc/group", _SC_GETGR_R_SIZE_MAX, true,
-			       answer_from_file, &b)
+	r = groups ? group_pass(probe, answer_from_file, &b)
 		   : file_pass("/etc/passwd", _SC_GETPW_R_SIZE_MAX, false,
 			       answer_from_file, &b);
 	if (r < 0) {
@@ -576,12 +632,13 @@ int dg_nss_gid_names(const struct dg_gids *gids, struct dg_nss_probe *probe,
 	 * rest (a directory's groups, which a walk might not even list)
 	 * each with getgrgid_r, which fails closed as ever. */
 	/* (one gid: getgrgid_r, as a pass would read the file and then,
-	 * for a gid it lacks, leave getgrgid_r to read it again) */
-	order = gids->n >= 2 ? groups_files_first(probe)
-			     : DG_NSS_FILES_NOT_FIRST;
+	 * for a gid it lacks, leave getgrgid_r to read it again; unless
+	 * this call has read the file already) */
+	order = gids->n >= 2 || (probe && probe->group_read)
+			? groups_files_first(probe)
+			: DG_NSS_FILES_NOT_FIRST;
 	if (order != DG_NSS_FILES_NOT_FIRST &&
-	    (r = file_pass("/etc/group", _SC_GETGR_R_SIZE_MAX, true,
-			   name_from_file, &b)) < 0) {
+	    (r = group_pass(probe, name_from_file, &b)) < 0) {
 		if (r == -ENOMEM)
 			goto fail;
 		/* nothing of a pass that failed is kept: every gid is

@@ -31,7 +31,19 @@ int dg_nss_group_by_name(const char *name, gid_t *gid);
 struct dg_nss_probe {
 	bool asked;
 	enum dg_nss_files_order group;
+	/* /etc/group as the call's first files-first pass read it, for its
+	 * later passes: the names of the policy's groups, then of the
+	 * session's gids, from one read (a small login's policy names one
+	 * group, which alone glibc would read the file for).  Freed by
+	 * dg_nss_probe_release at the end of the call, like the rest. */
+	bool group_read;
+	int group_err; /* that read's -errno, or 0 */
+	char *group_text;
+	size_t group_len;
 };
+
+/* Free what probe holds, and zero it for another call. */
+void dg_nss_probe_release(struct dg_nss_probe *probe);
 
 /* Look up each of names (sorted, distinct) once, into *out (sorted by
  * name).  A name in confirm that is not found is asked a second time:

@@ -41,10 +41,18 @@ struct call {
 	struct kept_plan *k; /* (its logged flag is set by the call) */
 	int fail_code; /* the caller's failure, or PAM_SYSTEM_ERR */
 	int failed;    /* what the call answers after a failure */
-	/* this call's look at nsswitch.conf and nscd (nss.h): never kept
-	 * with the plan, which later calls reuse */
+	/* this call's look at nsswitch.conf, nscd and /etc/group (nss.h):
+	 * never kept with the plan, which later calls reuse; released when
+	 * the call ends (end_call) */
 	struct dg_nss_probe probe;
 };
+
+/* The end of every call that ran a step: r, what it answers. */
+static int end_call(struct call *c, int r)
+{
+	dg_nss_probe_release(&c->probe);
+	return r;
+}
 
 static int log_fail(struct call *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -626,7 +634,7 @@ static int run_step(pam_handle_t *pamh, int argc, const char **argv,
 
 	if (parse_args(&c, argc, argv, fail_code) != PAM_SUCCESS)
 		return c.failed;
-	return step(&c);
+	return end_call(&c, step(&c));
 }
 
 /* Not an authentication: the module never says who someone is.  But
@@ -664,7 +672,7 @@ PAM_EXTERN int pam_sm_setcred(pam_handle_t *pamh, int flags, int argc,
 				   "nothing to trim");
 		return PAM_IGNORE;
 	}
-	return trim(&c);
+	return end_call(&c, trim(&c));
 }
 
 /* Account management changes nothing: it reads and checks the policy and

@@ -177,6 +177,46 @@ test_the_files_first_verdict_does_not_outlive_its_call() {
 	assert_groups 1001 2003 3000
 }
 
+# /etc/group as a call read it (the policy's names, then the session's
+# gids, from one read) is not kept past the call either: account
+# management resolves the policy's one restricting name from the file,
+# /etc/group is then edited (pam_exec in between) to call 6105
+# games-abusers, and the session must name 6105 from the file as it is
+# now, and keep it.  A text kept from account management names 6105
+# dgplain5 and drops it.  (6105 is not among alice's groups in the file,
+# so account management does not name it ahead.)
+test_the_text_of_etc_group_does_not_outlive_its_call() {
+	printf '%s\n' dgplain5:x:6105: >> /etc/group
+	sed 's/^dgplain5:/games-abusers:/' /etc/group > "$T/group.later"
+	START=$START,6105
+	policy <<-'EOF2'
+	version = 1;
+	restricting = ( "games-abusers" );
+	rules = ( { name = "all"; services = "dgtest"; drop = "*"; } );
+	EOF2
+	printf 'passwd: files\ngroup: files\n' > /etc/nsswitch.conf
+	{
+		echo "auth required pam_permit.so"
+		echo "account required $MODULE config=$POLICY"
+		echo "account required pam_exec.so quiet /bin/cp $T/group.later /etc/group"
+		echo "session required $MODULE config=$POLICY"
+		echo "session optional pam_exec.so quiet $TOP/tests/pam-exec/record-groups.sh $T/groups"
+	} > "/etc/pam.d/$SERVICE"
+	[ "$(getent group 6105 | cut -d: -f1)" = dgplain5 ] || fail "the file does not call 6105 dgplain5"
+	run_pam alice acct_mgmt open_session
+	assert_rc 0
+	[ "$(getent group 6105 | cut -d: -f1)" = games-abusers ] ||
+		fail "the edit did not rename 6105"
+	assert_groups 1001 2003 6105
+	# the baseline: with the file unchanged, 6105 is dgplain5 and goes
+	grep -v '^games-abusers:x:6105:' /etc/group > "$T/group.later"
+	echo 'dgplain5:x:6105:' >> "$T/group.later"
+	cat "$T/group.later" > /etc/group
+	run_pam alice acct_mgmt open_session
+	assert_rc 0
+	assert_groups 1001 2003
+}
+
 # A call that has probed nsswitch.conf (two restricting names resolved)
 # and has one dropped gid left to name: that one gid is named as glibc
 # names it, whatever the probe said (one gid is asked of getgrgid_r; a
