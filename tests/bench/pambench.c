@@ -4,9 +4,10 @@
  *
  * As root, in a private mount namespace of its own: /etc/passwd,
  * /etc/group, /etc/nsswitch.conf are bind-mounted from throwaway files,
- * /etc/pam.d, /etc/security and /run (where the module keeps its
- * compiled policy) are throwaway tmpfs; the host's /etc and /run are
- * never written.  See docs/performance.md.
+ * /etc/pam.d, /etc/security, /run (where the module keeps its compiled
+ * policy) and /dev (for a /dev/log the bench reads back) are throwaway
+ * tmpfs; the host's /etc, /run and /dev are never written.  See
+ * docs/performance.md.
  *
  *   pambench MODULE.so                 the table (make bench)
  *   pambench MODULE.so G R PEER MODE   one login (make bench-callgrind:
@@ -34,7 +35,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -129,6 +132,44 @@ static void cleanup_tmp(void)
 	(void)rmdir(tmp);
 }
 
+/* The syslog socket, /dev/log, as a machine has it (journald's or
+ * rsyslog's): glibc's syslog connects once per process and then sends
+ * one datagram a line.  Without it, every line would pay a socket, a
+ * failed connect and a close, which no machine that logs does.  Read
+ * back by drain_log between logins, outside the timed part: a queue
+ * left full would block the sender. */
+static int log_fd = -1;
+
+static void open_log(void)
+{
+	struct sockaddr_un a = {.sun_family = AF_UNIX, .sun_path = "/dev/log"};
+	char path[128];
+
+	/* a tmpfs of our own on /dev, with the host's /dev/null carried
+	 * over: the host's /dev is never written */
+	snprintf(path, sizeof(path), "%s/null", tmp);
+	write_file(path, "", 0);
+	if (mount("/dev/null", path, NULL, MS_BIND, NULL) < 0)
+		die("bind /dev/null");
+	if (mount("tmpfs", "/dev", "tmpfs", 0, "mode=0755") < 0)
+		die("mount tmpfs on /dev");
+	write_file("/dev/null", "", 0);
+	if (mount(path, "/dev/null", NULL, MS_BIND, NULL) < 0)
+		die("bind /dev/null back");
+	if ((log_fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0)) < 0 ||
+	    bind(log_fd, (struct sockaddr *)&a, sizeof(a)) < 0)
+		die("/dev/log");
+}
+
+/* Read and discard what was logged since the last call. */
+static void drain_log(void)
+{
+	char line[8192];
+
+	while (recv(log_fd, line, sizeof(line), MSG_DONTWAIT) >= 0)
+		;
+}
+
 /* The namespace and the files that do not depend on the case. */
 static void sandbox(void)
 {
@@ -166,8 +207,18 @@ static void sandbox(void)
 	    mount("tmpfs", "/etc/security", "tmpfs", 0, "mode=0755") < 0 ||
 	    mount("tmpfs", "/run", "tmpfs", 0, "mode=0755") < 0)
 		die("mount tmpfs on /etc/pam.d, /etc/security or /run");
+	open_log();
 
 	struct buf b;
+
+	/* libpam reads "other" at every pam_start (and logs an error when
+	 * there is none): a machine has one, and this is the safe one */
+	buf_open(&b);
+	fprintf(b.f, "auth required pam_deny.so\n"
+		     "account required pam_deny.so\n"
+		     "password required pam_deny.so\n"
+		     "session required pam_deny.so\n");
+	buf_write(&b, "/etc/pam.d/other");
 
 	buf_open(&b);
 	fprintf(b.f, "auth required pam_permit.so\n"
@@ -323,6 +374,7 @@ static double measure(enum peer p, int fresh, int iters)
 		int r;
 
 		restore();
+		drain_log();
 		if (p == P_COLD && fresh)
 			drop_cache();
 		t0 = now_us();
@@ -512,6 +564,7 @@ int main(int argc, char **argv)
 			login_once(p, fresh);
 		}
 		restore();
+		drain_log();
 		if (p == P_COLD)
 			drop_cache();
 		r = bench_login(p, fresh);
