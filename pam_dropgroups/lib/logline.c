@@ -3,6 +3,7 @@
 #include "logline.h"
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,10 +47,23 @@ static void put_key(struct dg_util_sb *b, const char *key)
 	dg_util_sb_putc(b, '=');
 }
 
+static const char hex[] = "0123456789abcdef";
+
+/* \xHH for byte c. */
+static void put_hex(struct dg_util_sb *b, unsigned char c)
+{
+	char esc[4] = {'\\', 'x', hex[c >> 4], hex[c & 15]};
+
+	dg_util_sb_add(b, esc, sizeof(esc));
+}
+
+static bool control(unsigned char c)
+{
+	return c < 0x20 || c == 0x7f;
+}
+
 static void put(struct dg_util_sb *b, const char *key, const char *v)
 {
-	static const char hex[] = "0123456789abcdef";
-
 	put_key(b, key);
 	if (!v || !*v) {
 		dg_util_sb_putc(b, '-');
@@ -64,10 +78,8 @@ static void put(struct dg_util_sb *b, const char *key, const char *v)
 		if (*p == '"' || *p == '\\') {
 			dg_util_sb_putc(b, '\\');
 			dg_util_sb_putc(b, (char)*p);
-		} else if (*p < 0x20 || *p >= 0x7f) {
-			char esc[4] = {'\\', 'x', hex[*p >> 4], hex[*p & 15]};
-
-			dg_util_sb_add(b, esc, sizeof(esc));
+		} else if (control(*p) || *p >= 0x80) {
+			put_hex(b, *p);
 		} else {
 			dg_util_sb_putc(b, (char)*p);
 		}
@@ -101,4 +113,54 @@ char *dg_logline_fields(const struct dg_logline *l)
 		put_number(&b, "dropped_more", (long long)l->dropped_more);
 	put_number(&b, "kept", l->kept);
 	return dg_util_sb_take(&b);
+}
+
+/* Is there a control byte in the n bytes at s?  Eight at a time (a
+ * login's line is a few hundred bytes, logged at every login): the
+ * high bit of a byte of (x - 0x20..) & ~x is set where a byte of x is
+ * below 0x20, and of the same for x ^ 0x7f.. where one is 0x7f; a
+ * borrow can only set bits above a byte that is such a byte, so the
+ * answer is exact. */
+static bool has_control(const char *s, size_t n)
+{
+	const uint64_t ones = 0x0101010101010101u, highs = ones * 0x80;
+	size_t i = 0;
+
+	for (; i + 8 <= n; i += 8) {
+		uint64_t x, del;
+
+		memcpy(&x, s + i, sizeof(x));
+		del = x ^ (ones * 0x7f);
+		if (((x - ones * 0x20) & ~x & highs) ||
+		    ((del - ones) & ~del & highs))
+			return true;
+	}
+	for (; i < n; i++)
+		if (control((unsigned char)s[i]))
+			return true;
+	return false;
+}
+
+char *dg_logline_one_line(const char *text, bool *oom)
+{
+	const unsigned char *p = (const unsigned char *)text;
+	struct dg_util_sb b = {0};
+	char *line;
+
+	size_t len = strlen(text);
+
+	*oom = false;
+	if (!has_control(text, len))
+		return NULL; /* the common line: no copy */
+	while (!control(*p))
+		p++;
+	dg_util_sb_add(&b, text, (size_t)(p - (const unsigned char *)text));
+	for (; *p; p++)
+		if (control(*p))
+			put_hex(&b, *p);
+		else
+			dg_util_sb_putc(&b, (char)*p);
+	if (!(line = dg_util_sb_take(&b)))
+		*oom = true;
+	return line;
 }

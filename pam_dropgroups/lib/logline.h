@@ -3,6 +3,7 @@
 #ifndef DG_LOGLINE_H
 #define DG_LOGLINE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct dg_logline {
@@ -23,5 +24,14 @@ struct dg_logline {
  * quote, a backslash and any byte outside printable ASCII.  NULL on
  * ENOMEM. */
 char *dg_logline_fields(const struct dg_logline *l);
+
+/* A message as one line of printable text: NULL when text has no
+ * control byte (below 0x20, or 0x7f) and goes as it is, else a copy
+ * (*oom set when it cannot be made) with each written \xHH.  Names in
+ * the free text are not the module's choice (in sshd's auth stack the
+ * user name is the client's), and a newline in one would start a line
+ * of the client's own in a log file.  Only control bytes: the fields'
+ * quoting and escapes pass through unchanged. */
+char *dg_logline_one_line(const char *text, bool *oom);
 
 #endif

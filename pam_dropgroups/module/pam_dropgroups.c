@@ -57,6 +57,45 @@ static int end_call(struct call *c, int r)
 static int log_fail(struct call *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/* Every line the module logs goes out here, as one line of printable
+ * text (dg_logline_one_line): the names in it are not all the admin's,
+ * and in sshd's auth stack the user name is whatever the client sent.
+ * text is the caller's, and may be changed. */
+static void say_text(pam_handle_t *pamh, int pri, char *text)
+{
+	bool oom;
+	_cleanup_free_ char *line = dg_logline_one_line(text, &oom);
+
+	if (oom) /* no room to escape: each control byte becomes a '?' */
+		for (char *p = text; *p; p++)
+			if ((unsigned char)*p < 0x20 || *p == 0x7f)
+				*p = '?';
+	pam_syslog(pamh, pri, "%s", line ? line : text);
+}
+
+static void say(pam_handle_t *pamh, int pri, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void say(pam_handle_t *pamh, int pri, const char *fmt, ...)
+{
+	_cleanup_free_ char *text = NULL;
+	va_list ap;
+
+	va_start(ap, fmt);
+	text = dg_util_vasprintf(fmt, ap);
+	va_end(ap);
+	if (text) {
+		say_text(pamh, pri, text);
+		return;
+	}
+	/* Out of memory formatting it: libpam's own format may still find
+	 * the room, and a failure's line must not be lost (its names then
+	 * go as they are). */
+	va_start(ap, fmt);
+	pam_vsyslog(pamh, pri, fmt, ap);
+	va_end(ap);
+}
+
 /* Parse the module arguments (args.c); a refused one is logged as the
  * call's one fail-closed line.  report_only and system_err are read
  * even then. */
@@ -122,7 +161,7 @@ static int fail_with(struct call *c, const char *what, const char *outcome)
 	if (why && pam_get_data(c->pamh, LET_THROUGH_DATA, &(const void *){0}) ==
 			   PAM_SUCCESS) {
 		if (c->args.debug)
-			pam_syslog(c->pamh, LOG_DEBUG, "%s: %s; %s, and the "
+			say(c->pamh, LOG_DEBUG, "%s: %s; %s, and the "
 				   "session is not refused: %s",
 				   fields ? fields : "result=not-refused",
 				   what, outcome, why);
@@ -131,12 +170,12 @@ static int fail_with(struct call *c, const char *what, const char *outcome)
 	if (why)
 		(void)pam_set_data(c->pamh, LET_THROUGH_DATA, (void *)1, NULL);
 	if (why)
-		pam_syslog(c->pamh, LOG_ERR, "%s: %s; %s, and the session is "
+		say(c->pamh, LOG_ERR, "%s: %s; %s, and the session is "
 			   "not refused: %s",
 			   fields ? fields : "result=not-refused", what,
 			   outcome, why);
 	else
-		pam_syslog(c->pamh, LOG_ERR, "%s: %s; %s%s",
+		say(c->pamh, LOG_ERR, "%s: %s; %s%s",
 			   fields ? fields : "result=refused", what, outcome,
 			   oom ? " (out of memory looking up the user)" : "");
 	return c->failed;
@@ -179,14 +218,14 @@ static void log_diags(struct call *c, const struct dg_diags *diags,
 		_cleanup_free_ char *l = NULL;
 
 		if (logged == LOGGED_WARNINGS_MAX) {
-			pam_syslog(c->pamh, LOG_WARNING,
+			say(c->pamh, LOG_WARNING,
 				   "%zu more warnings; dropgroups check lists "
 				   "them all",
 				   diags->n - i);
 			break;
 		}
 		if ((l = dg_diag_format(&diags->v[i]))) {
-			pam_syslog(c->pamh, LOG_WARNING, "%s", l);
+			say(c->pamh, LOG_WARNING, "%s", l);
 			logged++;
 		}
 	}
@@ -471,7 +510,7 @@ static void log_no_rule(struct call *c)
 	if (pri < 0)
 		return;
 	fields = call_fields(c, "no-rule", NULL, 0, -1);
-	pam_syslog(c->pamh, pri,
+	say(c->pamh, pri,
 		   "%s: no rule in %s matches service \"%s\" and user "
 		   "\"%s\"; groups left unchanged",
 		   fields ? fields : "result=no-rule", c->args.config,
@@ -500,7 +539,7 @@ static void log_applied(struct call *c, const struct dg_outcome *o,
 	if (pri < 0)
 		return;
 	if (noted && *noted)
-		pam_syslog(c->pamh, LOG_NOTICE,
+		say(c->pamh, LOG_NOTICE,
 			   "rule \"%s\" names restricting group(s) %s in drop; "
 			   "they stay",
 			   plan->rule->label, noted);
@@ -528,9 +567,9 @@ static void log_applied(struct call *c, const struct dg_outcome *o,
 	for (size_t i = 0; i < sizeof(piece) / sizeof(*piece); i++)
 		dg_util_sb_puts(&line, piece[i]);
 	if ((text = dg_util_sb_take(&line)))
-		pam_syslog(c->pamh, pri, "%s", text);
+		say_text(c->pamh, pri, text);
 	else
-		pam_syslog(c->pamh, pri, "%s%s%s%s%s%s%s%s%s", piece[0],
+		say(c->pamh, pri, "%s%s%s%s%s%s%s%s%s", piece[0],
 			   piece[1], piece[2], piece[3], piece[4], piece[5],
 			   piece[6], piece[7], piece[8]);
 }
@@ -593,7 +632,7 @@ static int check_ahead(struct call *c)
 	if (!k->plan.rule) {
 		/* the trim that follows logs the login's line */
 		if (c->args.debug)
-			pam_syslog(c->pamh, LOG_DEBUG, "no rule matches; "
+			say(c->pamh, LOG_DEBUG, "no rule matches; "
 				   "checked ahead");
 		return PAM_IGNORE;
 	}
@@ -667,7 +706,7 @@ PAM_EXTERN int pam_sm_setcred(pam_handle_t *pamh, int flags, int argc,
 	if ((flags & PAM_REINITIALIZE_CRED) &&
 	    dg_kernel_has_cap_setgid() == 0) {
 		if (c.args.debug)
-			pam_syslog(pamh, LOG_DEBUG,
+			say(pamh, LOG_DEBUG,
 				   "PAM_REINITIALIZE_CRED without CAP_SETGID: "
 				   "nothing to trim");
 		return PAM_IGNORE;

@@ -394,6 +394,29 @@ test_unknown_user() {
 	assert_failed_closed 'user "ghost" does not exist'
 }
 
+# The user name is not the admin's choice: in sshd's auth stack it is
+# whatever the client sent, for a user that does not exist too.  A
+# newline in it must not start a line of its own in the log (here a
+# forged login line), and no control byte reaches the log raw: each is
+# written \xHH, as in the fields.
+test_a_user_name_cannot_forge_a_log_line() {
+	local forged='pam_dropgroups(dgtest:session): service=dgtest user=root uid=0 rule=all result=dropped'
+	good_policy
+	stack session session_err
+	run_pam "$(printf 'ghost\n%s\033[2J' "$forged")" open_session
+	assert_failed_closed 'user "ghost\\x0apam_dropgroups\(dgtest:session\): service=dgtest user=root uid=0 rule=all result=dropped\\x1b\[2J" does not exist'
+	log_flush
+	! grep -qF "$forged" <(grep -v '^<' "$LOG") ||
+		fail "the user name started a log line of its own"
+	! LC_ALL=C grep -q $'\033' "$LOG" || fail "an escape byte reached the log raw"
+	# the baseline: the same name through logger(1), which does not
+	# escape, does start a line of its own in this sink
+	env -u LD_PRELOAD logger -u /dev/log -t dgtest "$(printf 'ghost\n%s' "$forged")"
+	log_flush
+	grep -qF "$forged" <(grep -v '^<' "$LOG") ||
+		fail "the sink does not show a raw newline as a line: the test proves nothing"
+}
+
 test_setgroups_without_cap_setgid_fails_closed() {
 	good_policy
 	PRE=(--inh-caps=-all --bounding-set=-setgid)

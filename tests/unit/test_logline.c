@@ -69,12 +69,49 @@ static void odd_values_are_quoted(void **state)
 	      "dropped=- kept=1");
 }
 
+static void one_line(const char *text, const char *want)
+{
+	bool oom = true;
+	char *got = dg_logline_one_line(text, &oom);
+
+	assert_false(oom);
+	if (!want)
+		assert_null(got);
+	else
+		assert_string_equal(got, want);
+	free(got);
+}
+
+static void a_message_is_one_line_whatever_its_names(void **state)
+{
+	(void)state;
+	/* no control byte: no copy, the text goes as it is */
+	one_line("result=refused: user \"al ice\" does not exist", NULL);
+	/* the fields' own escapes, quotes and UTF-8 pass through */
+	one_line("user=\"a\\x0a\" rule \"\xc3\xa9\"", NULL);
+	one_line("", NULL);
+	/* a name that would start a line of its own, a tab, ESC, DEL */
+	one_line("user \"x\npam_dropgroups(sshd:auth): result=dropped\" does "
+		 "not exist",
+		 "user \"x\\x0apam_dropgroups(sshd:auth): result=dropped\" "
+		 "does not exist");
+	one_line("\ta\x1b[2Jb\x7f\r", "\\x09a\\x1b[2Jb\\x7f\\x0d");
+	/* eight bytes at a time, then the rest one by one: a control
+	 * byte at each place, and the bytes next to them that are not */
+	one_line("\x80\x9f\xa0\xff \x7e\xfe\x21\x80\x9f\xa0\xff \x7e\xfe\x21"
+		 "\x80\x9f\xa0", NULL);
+	one_line("abc\x7f" "defg", "abc\\x7fdefg");
+	one_line("abcdefgh" "ijklmnop" "q\x1f", "abcdefghijklmnopq\\x1f");
+	one_line("abcdefgh" "\x01", "abcdefgh\\x01");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(every_field_in_its_order),
 		cmocka_unit_test(what_is_not_known_is_a_dash),
 		cmocka_unit_test(odd_values_are_quoted),
+		cmocka_unit_test(a_message_is_one_line_whatever_its_names),
 	};
 
 	return cmocka_run_group_tests_name("logline", tests, NULL, NULL);
