@@ -73,6 +73,7 @@ test_pam_end_after_a_service_change_does_not_crash() {
 		> /etc/pam.d/dgother
 	capture "$BUILD/item_switch" "$SERVICE" alice service dgother
 	[ "$rc" -eq 0 ] || fail "the driver exited $rc"
+	grep -qx 'pam_acct_mgmt: 0' <<< "$out" || fail "the module did not run"
 	echo "$out" | grep -q '^pam_end returned 0$' || fail "pam_end did not return"
 	grep -qx 'module mapped before pam_end: yes' <<< "$out" ||
 		fail "the module was unmapped before pam_end ran its cleanup"
@@ -83,6 +84,11 @@ test_pam_end_after_a_service_change_does_not_crash() {
 	printf 'account required %s\nsession required pam_permit.so\n' \
 		"$BUILD/pam_dropgroups-unpinned.so" > "/etc/pam.d/$SERVICE"
 	capture "$BUILD/item_switch" "$SERVICE" alice service dgother
+	# A module that libpam could not load (28, PAM_MODULE_UNKNOWN) is
+	# never mapped either, and kept nothing to clean up: it must have
+	# run and kept its plan, or "no" below proves nothing.
+	grep -qx 'pam_acct_mgmt: 0' <<< "$out" ||
+		fail "the unpinned module did not run: the test proves nothing"
 	# libpam unloaded it before pam_end, which then calls the cleanup it
 	# kept.  Whether that call crashes depends on what was mapped at the
 	# old address since (the next stack's modules may land there, and a
