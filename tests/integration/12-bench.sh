@@ -24,3 +24,16 @@ test_callgrind_gate_catches_growth() {
 	fi
 	grep -q 'GREW more than 20%' "$T/out" || { cat "$T/out"; fail "no GREW verdict"; }
 }
+
+# A login that logs more lines than the log socket's queue holds
+# (net.unix.max_dgram_qlen, 10 on Debian): one group, so that every other
+# rule names a group the file lacks, and each of the 99 logs a warning.
+# glibc's syslog sends on a blocking socket: with the lines read back only
+# between logins, the 12th blocks the bench itself, for good.
+test_bench_survives_a_login_that_logs_many_lines() {
+	skip_under_sanitizers "the bench runs the uninstrumented build"
+	[ -x "$BUILD/pambench" ] || fail "$BUILD/pambench is missing (make helpers)"
+	capture timeout 30 "$BUILD/pambench" "$MODULE" 1 100 dropgroups fresh
+	[ "$rc" -ne 124 ] || fail "the bench hung on its own log socket"
+	assert_exit 0
+}
