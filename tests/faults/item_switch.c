@@ -39,7 +39,8 @@ static int conv(int n, const struct pam_message **msg,
 	return PAM_CONV_ERR;
 }
 
-/* module_mapped: 1 when a mapping of a pam_dropgroups object is in
+/* module_mapped: 1 when a mapping of a pam_dropgroups object (a file
+ * whose name starts so: not a directory of that name on the path) is in
  * /proc/self/maps, 0 when none is, -1 when the file cannot be read. */
 static int module_mapped(void)
 {
@@ -50,8 +51,12 @@ static int module_mapped(void)
 
 	if (!f)
 		return -1;
-	while (!found && getline(&line, &cap, f) > 0)
-		found = strstr(line, "pam_dropgroups") != NULL;
+	while (!found && getline(&line, &cap, f) > 0) {
+		const char *base = strrchr(line, '/');
+
+		found = base && strncmp(base + 1, "pam_dropgroups",
+					strlen("pam_dropgroups")) == 0;
+	}
 	free(line);
 	fclose(f);
 	return found;

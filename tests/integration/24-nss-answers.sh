@@ -219,8 +219,9 @@ test_the_text_of_etc_group_does_not_outlive_its_call() {
 
 # A call that has probed nsswitch.conf (two restricting names resolved)
 # and has one dropped gid left to name: that one gid is named as glibc
-# names it, whatever the probe said (one gid is asked of getgrgid_r; a
-# pass that named it from the file would have to agree).  Directory first, 6105 is
+# names it, whatever the probe said (the pass over the text the call has
+# read, or getgrgid_r when it has read none, must agree with glibc).
+# Directory first, 6105 is
 # games-abusers, not the file's dgplain5, and stays; files first and the
 # file lacking 6105, the directory's outage is an outage, not "no name";
 # files first, the first of two lines names it.
