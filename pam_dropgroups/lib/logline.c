@@ -147,10 +147,8 @@ char *dg_logline_one_line(const char *text, bool *oom)
 	struct dg_util_sb b = {0};
 	char *line;
 
-	size_t len = strlen(text);
-
 	*oom = false;
-	if (!has_control(text, len))
+	if (!has_control(text, strlen(text)))
 		return NULL; /* the common line: no copy */
 	while (!control(*p))
 		p++;

@@ -174,8 +174,9 @@ static enum dg_nss_files_order groups_files_first(struct dg_nss_probe *probe)
 /* One pass over a files-backend database, calling found(entry) for each
  * entry in file order, until found returns 1 (every key it wants has
  * its answer; any positive value stops the pass, so a callback that must
- * see every line returns only 0 or -errno).  0, -ENOMEM, or -EIO when the file could not be read
- * whole (the caller then asks every key on its own). */
+ * see every line returns only 0 or -errno).  0, -ENOMEM, or -EIO when
+ * the file could not be read whole (the caller then asks every key on
+ * its own). */
 typedef int (*file_entry_fn)(void *entry, void *ctx);
 
 #define FILE_PASS_MAX (256u << 20)

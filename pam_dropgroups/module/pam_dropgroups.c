@@ -162,22 +162,22 @@ static int fail_with(struct call *c, const char *what, const char *outcome)
 			   PAM_SUCCESS) {
 		if (c->args.debug)
 			say(c->pamh, LOG_DEBUG, "%s: %s; %s, and the "
-				   "session is not refused: %s",
-				   fields ? fields : "result=not-refused",
-				   what, outcome, why);
+			    "session is not refused: %s",
+			    fields ? fields : "result=not-refused",
+			    what, outcome, why);
 		return c->failed;
 	}
 	if (why)
 		(void)pam_set_data(c->pamh, LET_THROUGH_DATA, (void *)1, NULL);
 	if (why)
 		say(c->pamh, LOG_ERR, "%s: %s; %s, and the session is "
-			   "not refused: %s",
-			   fields ? fields : "result=not-refused", what,
-			   outcome, why);
+		    "not refused: %s",
+		    fields ? fields : "result=not-refused", what,
+		    outcome, why);
 	else
 		say(c->pamh, LOG_ERR, "%s: %s; %s%s",
-			   fields ? fields : "result=refused", what, outcome,
-			   oom ? " (out of memory looking up the user)" : "");
+		    fields ? fields : "result=refused", what, outcome,
+		    oom ? " (out of memory looking up the user)" : "");
 	return c->failed;
 }
 
@@ -219,9 +219,9 @@ static void log_diags(struct call *c, const struct dg_diags *diags,
 
 		if (logged == LOGGED_WARNINGS_MAX) {
 			say(c->pamh, LOG_WARNING,
-				   "%zu more warnings; dropgroups check lists "
-				   "them all",
-				   diags->n - i);
+			    "%zu more warnings; dropgroups check lists "
+			    "them all",
+			    diags->n - i);
 			break;
 		}
 		if ((l = dg_diag_format(&diags->v[i]))) {
@@ -511,10 +511,10 @@ static void log_no_rule(struct call *c)
 		return;
 	fields = call_fields(c, "no-rule", NULL, 0, -1);
 	say(c->pamh, pri,
-		   "%s: no rule in %s matches service \"%s\" and user "
-		   "\"%s\"; groups left unchanged",
-		   fields ? fields : "result=no-rule", c->args.config,
-		   c->k->service, c->k->plan.user.name);
+	    "%s: no rule in %s matches service \"%s\" and user "
+	    "\"%s\"; groups left unchanged",
+	    fields ? fields : "result=no-rule", c->args.config,
+	    c->k->service, c->k->plan.user.name);
 }
 
 /* What was dropped, or with report_only what would have been. */
@@ -540,9 +540,9 @@ static void log_applied(struct call *c, const struct dg_outcome *o,
 		return;
 	if (noted && *noted)
 		say(c->pamh, LOG_NOTICE,
-			   "rule \"%s\" names restricting group(s) %s in drop; "
-			   "they stay",
-			   plan->rule->label, noted);
+		    "rule \"%s\" names restricting group(s) %s in drop; "
+		    "they stay",
+		    plan->rule->label, noted);
 	fields = call_fields(c, report_only ? "would-drop" : "dropped",
 			     listed, more,
 			     (long long)o->decision.groups.n);
@@ -570,8 +570,8 @@ static void log_applied(struct call *c, const struct dg_outcome *o,
 		say_text(c->pamh, pri, text);
 	else
 		say(c->pamh, pri, "%s%s%s%s%s%s%s%s%s", piece[0],
-			   piece[1], piece[2], piece[3], piece[4], piece[5],
-			   piece[6], piece[7], piece[8]);
+		    piece[1], piece[2], piece[3], piece[4], piece[5],
+		    piece[6], piece[7], piece[8]);
 }
 
 static int log_apply_error(struct call *c, const struct dg_apply_error *why)
@@ -633,7 +633,7 @@ static int check_ahead(struct call *c)
 		/* the trim that follows logs the login's line */
 		if (c->args.debug)
 			say(c->pamh, LOG_DEBUG, "no rule matches; "
-				   "checked ahead");
+			    "checked ahead");
 		return PAM_IGNORE;
 	}
 	if (!dg_policy_needs_names(&k->plan.policy, k->plan.rule))
@@ -707,8 +707,8 @@ PAM_EXTERN int pam_sm_setcred(pam_handle_t *pamh, int flags, int argc,
 	    dg_kernel_has_cap_setgid() == 0) {
 		if (c.args.debug)
 			say(pamh, LOG_DEBUG,
-				   "PAM_REINITIALIZE_CRED without CAP_SETGID: "
-				   "nothing to trim");
+			    "PAM_REINITIALIZE_CRED without CAP_SETGID: "
+			    "nothing to trim");
 		return PAM_IGNORE;
 	}
 	return end_call(&c, trim(&c));
