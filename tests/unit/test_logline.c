@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "logline.h"
 
@@ -105,6 +106,35 @@ static void a_message_is_one_line_whatever_its_names(void **state)
 	one_line("abcdefgh" "\x01", "abcdefgh\\x01");
 }
 
+/* Every byte value at every place of lines up to two words and a bit
+ * long, next to bytes of every kind: a copy exactly when it is a control
+ * byte (the check reads eight bytes at a time). */
+static void every_byte_at_every_place(void **state)
+{
+	static const char fill[] = {'a', ' ', '~', (char)0x80, (char)0xff};
+	char s[20];
+
+	(void)state;
+	for (size_t f = 0; f < sizeof(fill); f++)
+		for (size_t len = 1; len < sizeof(s); len++)
+			for (size_t at = 0; at < len; at++)
+				for (int c = 1; c < 256; c++) {
+					bool oom = true, ctl = c < 0x20 || c == 0x7f;
+					char *got;
+
+					memset(s, fill[f], len);
+					s[len] = '\0';
+					s[at] = (char)c;
+					got = dg_logline_one_line(s, &oom);
+					assert_false(oom);
+					if (ctl != (got != NULL))
+						fail_msg("byte 0x%02x at %zu of %zu "
+							 "(fill 0x%02x)", c, at, len,
+							 (unsigned char)fill[f]);
+					free(got);
+				}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -112,6 +142,7 @@ int main(void)
 		cmocka_unit_test(what_is_not_known_is_a_dash),
 		cmocka_unit_test(odd_values_are_quoted),
 		cmocka_unit_test(a_message_is_one_line_whatever_its_names),
+		cmocka_unit_test(every_byte_at_every_place),
 	};
 
 	return cmocka_run_group_tests_name("logline", tests, NULL, NULL);
