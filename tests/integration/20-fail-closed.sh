@@ -417,6 +417,30 @@ test_a_user_name_cannot_forge_a_log_line() {
 		fail "the sink does not show a raw newline as a line: the test proves nothing"
 }
 
+# The same name in the auth and account stacks, where sshd passes the
+# client's name before it knows the user exists, with debug on too: the
+# session stack above is not the only facility whose lines carry it.
+test_a_user_name_is_one_line_in_auth_and_account_too() {
+	local name esc='ghost\\x0aforged\\x0d\\x1b\\x7f'
+	name=$(printf 'ghost\nforged\r\033\177')
+	good_policy
+	for debug in "" debug; do
+		log_reset
+		stack setcred auth_err config=$POLICY $debug
+		run_pam "$name" authenticate
+		assert_rc 0
+		stack account perm_denied config=$POLICY $debug
+		run_pam "$name" authenticate acct_mgmt
+		assert_rc 0
+		assert_log err 2 "\\((dgtest:auth|dgtest:account)\\): service=dgtest user=\"$esc\" .*: user \"$esc\" does not exist; groups left unchanged\$"
+		# every line of the sink starts a message: none was split
+		! LC_ALL=C grep -aqv '^<' "$LOG" ||
+			fail "a message of the module's was split"
+		! LC_ALL=C grep -aq $'[\r\033\177]' "$LOG" ||
+			fail "a control byte reached the log raw"
+	done
+}
+
 test_setgroups_without_cap_setgid_fails_closed() {
 	good_policy
 	PRE=(--inh-caps=-all --bounding-set=-setgid)
