@@ -57,9 +57,12 @@ static void put_hex(struct dg_util_sb *b, unsigned char c)
 	dg_util_sb_add(b, esc, sizeof(esc));
 }
 
-static bool control(unsigned char c)
+/* Not printable ASCII: a control byte, DEL, or any byte of 0x80 and
+ * above (UTF-8's C1 controls, U+2028 and the bidi controls among them,
+ * or no UTF-8 at all: each is some reader's line break or escape). */
+static bool special(unsigned char c)
 {
-	return c < 0x20 || c == 0x7f;
+	return c < 0x20 || c >= 0x7f;
 }
 
 static void put(struct dg_util_sb *b, const char *key, const char *v)
@@ -78,7 +81,7 @@ static void put(struct dg_util_sb *b, const char *key, const char *v)
 		if (*p == '"' || *p == '\\') {
 			dg_util_sb_putc(b, '\\');
 			dg_util_sb_putc(b, (char)*p);
-		} else if (control(*p) || *p >= 0x80) {
+		} else if (special(*p)) {
 			put_hex(b, *p);
 		} else {
 			dg_util_sb_putc(b, (char)*p);
@@ -115,13 +118,14 @@ char *dg_logline_fields(const struct dg_logline *l)
 	return dg_util_sb_take(&b);
 }
 
-/* Is there a control byte in the n bytes at s?  Eight at a time (a
- * login's line is a few hundred bytes, logged at every login): the
- * high bit of a byte of (x - 0x20..) & ~x is set where a byte of x is
- * below 0x20, and of the same for x ^ 0x7f.. where one is 0x7f; a
+/* Is there a special byte in the n bytes at s?  Eight at a time (a
+ * login's line is a few hundred bytes, logged at every login): a byte
+ * of x has its high bit set where it is 0x80 or above; the high bit of
+ * a byte of (x - 0x20..) & ~x is set where a byte of x is below 0x20,
+ * and of the same for x ^ 0x7f.. with 0x01.. where one is 0x7f; a
  * borrow can only set bits above a byte that is such a byte, so the
  * answer is exact. */
-static bool has_control(const char *s, size_t n)
+static bool has_special(const char *s, size_t n)
 {
 	const uint64_t ones = 0x0101010101010101u, highs = ones * 0x80;
 	size_t i = 0;
@@ -131,12 +135,12 @@ static bool has_control(const char *s, size_t n)
 
 		memcpy(&x, s + i, sizeof(x));
 		del = x ^ (ones * 0x7f);
-		if (((x - ones * 0x20) & ~x & highs) ||
+		if ((x & highs) || ((x - ones * 0x20) & ~x & highs) ||
 		    ((del - ones) & ~del & highs))
 			return true;
 	}
 	for (; i < n; i++)
-		if (control((unsigned char)s[i]))
+		if (special((unsigned char)s[i]))
 			return true;
 	return false;
 }
@@ -148,13 +152,13 @@ char *dg_logline_one_line(const char *text, bool *oom)
 	char *line;
 
 	*oom = false;
-	if (!has_control(text, strlen(text)))
+	if (!has_special(text, strlen(text)))
 		return NULL; /* the common line: no copy */
-	while (!control(*p))
+	while (!special(*p))
 		p++;
 	dg_util_sb_add(&b, text, (size_t)(p - (const unsigned char *)text));
 	for (; *p; p++)
-		if (control(*p))
+		if (special(*p))
 			put_hex(&b, *p);
 		else
 			dg_util_sb_putc(&b, (char)*p);

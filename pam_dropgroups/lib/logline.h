@@ -25,13 +25,15 @@ struct dg_logline {
  * ENOMEM. */
 char *dg_logline_fields(const struct dg_logline *l);
 
-/* A message as one line of printable text: NULL when text has no
- * control byte (below 0x20, or 0x7f) and goes as it is, else a copy
- * (*oom set when it cannot be made) with each written \xHH.  Names in
- * the free text are not the module's choice (in sshd's auth stack the
- * user name is the client's), and a newline in one would start a line
- * of the client's own in a log file.  Only control bytes: the fields'
- * quoting and escapes pass through unchanged. */
+/* A message as one line of printable ASCII: NULL when text has no
+ * byte outside it (a control byte below 0x20, DEL, or one of 0x80 and
+ * above) and goes as it is, else a copy (*oom set when it cannot be
+ * made) with each such byte written \xHH, as the fields write it.
+ * Names in the free text are not the module's choice (in sshd's auth
+ * stack the user name is the client's), and a newline in one, a C1
+ * control or U+2028 in UTF-8, would start a line of the client's own
+ * for some reader of the log.  Only those bytes: the fields' quoting
+ * and escapes pass through unchanged. */
 char *dg_logline_one_line(const char *text, bool *oom);
 
 #endif

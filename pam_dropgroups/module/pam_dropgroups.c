@@ -66,9 +66,9 @@ static void say_text(pam_handle_t *pamh, int pri, char *text)
 	bool oom;
 	_cleanup_free_ char *line = dg_logline_one_line(text, &oom);
 
-	if (oom) /* no room to escape: each control byte becomes a '?' */
+	if (oom) /* no room to escape: each such byte becomes a '?' */
 		for (char *p = text; *p; p++)
-			if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			if ((unsigned char)*p < 0x20 || (unsigned char)*p >= 0x7f)
 				*p = '?';
 	pam_syslog(pamh, pri, "%s", line ? line : text);
 }

@@ -421,8 +421,9 @@ test_a_user_name_cannot_forge_a_log_line() {
 # client's name before it knows the user exists, with debug on too: the
 # session stack above is not the only facility whose lines carry it.
 test_a_user_name_is_one_line_in_auth_and_account_too() {
-	local name esc='ghost\\x0aforged\\x0d\\x1b\\x7f'
-	name=$(printf 'ghost\nforged\r\033\177')
+	local name esc='ghost\\x0aforged\\x0d\\x1b\\x7f\\xc2\\x85\\xe2\\x80\\xa8'
+	# (and UTF-8's NEL and line separator, line breaks to some readers)
+	name=$(printf 'ghost\nforged\r\033\177\302\205\342\200\250')
 	good_policy
 	for debug in "" debug; do
 		log_reset
@@ -436,8 +437,8 @@ test_a_user_name_is_one_line_in_auth_and_account_too() {
 		# every line of the sink starts a message: none was split
 		! LC_ALL=C grep -aqv '^<' "$LOG" ||
 			fail "a message of the module's was split"
-		! LC_ALL=C grep -aq $'[\r\033\177]' "$LOG" ||
-			fail "a control byte reached the log raw"
+		! LC_ALL=C grep -aq $'[\r\033\177\302\342]' "$LOG" ||
+			fail "a byte outside printable ASCII reached the log raw"
 	done
 }
 

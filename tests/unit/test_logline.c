@@ -88,8 +88,12 @@ static void a_message_is_one_line_whatever_its_names(void **state)
 	(void)state;
 	/* no control byte: no copy, the text goes as it is */
 	one_line("result=refused: user \"al ice\" does not exist", NULL);
-	/* the fields' own escapes, quotes and UTF-8 pass through */
-	one_line("user=\"a\\x0a\" rule \"\xc3\xa9\"", NULL);
+	/* the fields' own escapes and quotes pass through */
+	one_line("user=\"a\\x0a\" rule \"b\\xc3\\xa9\"", NULL);
+	/* UTF-8 is escaped as the fields escape it: among its characters
+	 * are line breaks (U+0085, U+2028) and terminal controls (U+009B) */
+	one_line("rule \"\xc3\xa9\" \xc2\x85\xe2\x80\xa8\xc2\x9b",
+		 "rule \"\\xc3\\xa9\" \\xc2\\x85\\xe2\\x80\\xa8\\xc2\\x9b");
 	one_line("", NULL);
 	/* a name that would start a line of its own, a tab, ESC, DEL */
 	one_line("user \"x\npam_dropgroups(sshd:auth): result=dropped\" does "
@@ -97,21 +101,19 @@ static void a_message_is_one_line_whatever_its_names(void **state)
 		 "user \"x\\x0apam_dropgroups(sshd:auth): result=dropped\" "
 		 "does not exist");
 	one_line("\ta\x1b[2Jb\x7f\r", "\\x09a\\x1b[2Jb\\x7f\\x0d");
-	/* eight bytes at a time, then the rest one by one: a control
-	 * byte at each place, and the bytes next to them that are not */
-	one_line("\x80\x9f\xa0\xff \x7e\xfe\x21\x80\x9f\xa0\xff \x7e\xfe\x21"
-		 "\x80\x9f\xa0", NULL);
+	/* eight bytes at a time, then the rest one by one */
+	one_line(" !~09AZaz\"\\/:@[`{|}", NULL);
 	one_line("abc\x7f" "defg", "abc\\x7fdefg");
 	one_line("abcdefgh" "ijklmnop" "q\x1f", "abcdefghijklmnopq\\x1f");
 	one_line("abcdefgh" "\x01", "abcdefgh\\x01");
 }
 
 /* Every byte value at every place of lines up to two words and a bit
- * long, next to bytes of every kind: a copy exactly when it is a control
- * byte (the check reads eight bytes at a time). */
+ * long, next to printable bytes of every kind: a copy exactly when it
+ * is outside printable ASCII (the check reads eight bytes at a time). */
 static void every_byte_at_every_place(void **state)
 {
-	static const char fill[] = {'a', ' ', '~', (char)0x80, (char)0xff};
+	static const char fill[] = {'a', ' ', '~', '!', '0'};
 	char s[20];
 
 	(void)state;
@@ -119,7 +121,7 @@ static void every_byte_at_every_place(void **state)
 		for (size_t len = 1; len < sizeof(s); len++)
 			for (size_t at = 0; at < len; at++)
 				for (int c = 1; c < 256; c++) {
-					bool oom = true, ctl = c < 0x20 || c == 0x7f;
+					bool oom = true, ctl = c < 0x20 || c >= 0x7f;
 					char *got;
 
 					memset(s, fill[f], len);
