@@ -58,7 +58,7 @@ static int log_fail(struct call *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 /* Every line the module logs goes out here, as one line of printable
- * text (dg_logline_one_line): the names in it are not all the admin's,
+ * ASCII (dg_logline_one_line): the names in it are not all the admin's,
  * and in sshd's auth stack the user name is whatever the client sent.
  * text is the caller's, and may be changed. */
 static void say_text(pam_handle_t *pamh, int pri, char *text)

@@ -89,12 +89,14 @@ test_pam_end_after_a_service_change_does_not_crash() {
 	# run and kept its plan, or "no" below proves nothing.
 	grep -qx 'pam_acct_mgmt: 0' <<< "$out" ||
 		fail "the unpinned module did not run: the test proves nothing"
-	# libpam unloaded it before pam_end, which then calls the cleanup it
-	# kept.  Whether that call crashes depends on what was mapped at the
-	# old address since (the next stack's modules may land there, and a
-	# CI run once saw it return), so the baseline is the unmapping itself.
+	# libpam unloaded it before pam_end, which would then call the
+	# cleanup it kept.  Whether that call crashes depends on what was
+	# mapped at the old address since (the next stack's modules may land
+	# there, and a CI run once saw it return), so the baseline is the
+	# unmapping itself, and the driver stops before pam_end (exit 3).
 	grep -qx 'module mapped before pam_end: no' <<< "$out" ||
 		fail "the unpinned module stayed mapped: the test proves nothing"
+	[ "$rc" -eq 3 ] || fail "the driver exited $rc, not 3"
 }
 
 # The plan account management kept (pam_set_data) is for one service and
