@@ -136,6 +136,20 @@ test_an_action_after_files_is_read_as_glibc_reads_it() {
 	assert_groups 1001 2003
 }
 
+# stack_copying_between_calls FROM TO: account management and the
+# session on one handle, both with the module, and between them pam_exec
+# copying FROM over TO (cp writes into TO: its inode and any bind mount
+# on it stay), so that the session meets a file the account step did not.
+stack_copying_between_calls() {
+	{
+		echo "auth required pam_permit.so"
+		echo "account required $MODULE config=$POLICY"
+		echo "account required pam_exec.so quiet /bin/cp $1 $2"
+		echo "session required $MODULE config=$POLICY"
+		echo "session optional pam_exec.so quiet $TOP/tests/pam-exec/record-groups.sh $T/groups"
+	} > "/etc/pam.d/$SERVICE"
+}
+
 # Whether /etc/group may be read in one pass is asked once per PAM call,
 # never kept with the plan that later calls on the handle reuse: here
 # account management reads the policy under "group: files dgfault", then
@@ -156,13 +170,7 @@ test_the_files_first_verdict_does_not_outlive_its_call() {
 	rules = ( { name = "all"; services = "dgtest"; drop = "*"; } );
 	EOF2
 	printf 'passwd: files dgfault\ngroup: dgfault files\n' > "$T/nsswitch.later"
-	{
-		echo "auth required pam_permit.so"
-		echo "account required $MODULE config=$POLICY"
-		echo "account required pam_exec.so quiet /bin/cp $T/nsswitch.later /etc/nsswitch.conf"
-		echo "session required $MODULE config=$POLICY"
-		echo "session optional pam_exec.so quiet $TOP/tests/pam-exec/record-groups.sh $T/groups"
-	} > "/etc/pam.d/$SERVICE"
+	stack_copying_between_calls "$T/nsswitch.later" /etc/nsswitch.conf
 	[ "$(getent group 6105 | cut -d: -f1)" = dgplain5 ] || fail "files does not answer first"
 	run_pam alice acct_mgmt open_session
 	assert_rc 0
@@ -195,13 +203,7 @@ test_the_text_of_etc_group_does_not_outlive_its_call() {
 	rules = ( { name = "all"; services = "dgtest"; drop = "*"; } );
 	EOF2
 	printf 'passwd: files\ngroup: files\n' > /etc/nsswitch.conf
-	{
-		echo "auth required pam_permit.so"
-		echo "account required $MODULE config=$POLICY"
-		echo "account required pam_exec.so quiet /bin/cp $T/group.later /etc/group"
-		echo "session required $MODULE config=$POLICY"
-		echo "session optional pam_exec.so quiet $TOP/tests/pam-exec/record-groups.sh $T/groups"
-	} > "/etc/pam.d/$SERVICE"
+	stack_copying_between_calls "$T/group.later" /etc/group
 	[ "$(getent group 6105 | cut -d: -f1)" = dgplain5 ] || fail "the file does not call 6105 dgplain5"
 	run_pam alice acct_mgmt open_session
 	assert_rc 0
