@@ -16,7 +16,9 @@
  * G is a number of groups, or G+E: G groups and E more lines in
  * /etc/group after them (other users' groups, none of the user's: a
  * stock-sized file whose session groups come first).
- * PEER: permit, group, dropgroups, bare.  MODE: fresh (after one
+ * PEER: permit, group, dropgroups, bare, need (a pam_permit login and
+ * the system calls the module's promises need: see need_calls()).
+ * MODE: fresh (after one
  * uncounted fresh login, so that the compiled policy is in the cache, as
  * in every login but the first after an edit), cold (the cache emptied
  * first: the first login after an edit), live.
@@ -55,13 +57,16 @@
 #define POLICY "/etc/security/bench-dropgroups.conf"
 
 /* P_COLD: pam_dropgroups with its cache emptied before each login
- * (fresh handles only). */
-enum peer { P_BARE, P_PERMIT, P_GROUP, P_DG, P_COLD, N_PEERS };
-static const char *peer_name[N_PEERS] = {"bare", "permit", "group",
-					 "dropgroups", "cold"};
-static const char *peer_service[N_PEERS] = {NULL, "bench-permit",
-					    "bench-group", "bench-dg",
-					    "bench-dg"};
+ * (fresh handles only).  P_NEED: no module of ours at all, but a fresh
+ * pam_permit login plus the system calls that pam_dropgroups' promises
+ * need, made by the bench itself (need_calls()): the floor under any
+ * module that keeps them, whatever it computes (fresh handles only). */
+enum peer { P_BARE, P_PERMIT, P_GROUP, P_DG, P_COLD, P_NEED, N_PEERS };
+static const char *peer_name[N_PEERS] = {"bare",       "permit", "group",
+					 "dropgroups", "cold",   "need"};
+static const char *peer_service[N_PEERS] = {NULL,	    "bench-permit",
+					    "bench-group",  "bench-dg",
+					    "bench-dg",	    "bench-permit"};
 
 static const char *module;
 static gid_t *start;
@@ -69,6 +74,7 @@ static size_t n_start;
 static gid_t *scratch;
 static pam_handle_t *live[N_PEERS];
 static int bad_rc[N_PEERS][2];
+static int need_log = -1; /* P_NEED's socket, connected to /dev/log */
 
 static void die(const char *what)
 {
@@ -186,6 +192,10 @@ static void open_log(void)
 		drain_log(fd, parent);
 	if (close(fd) < 0)
 		die("close /dev/log");
+	/* P_NEED's line: glibc's syslog connects once per process too */
+	if ((need_log = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0)) < 0 ||
+	    connect(need_log, (struct sockaddr *)&a, sizeof(a)) < 0)
+		die("connect /dev/log");
 }
 
 /* The namespace and the files that do not depend on the case. */
@@ -338,13 +348,71 @@ static double now_us(void)
 	return t.tv_sec * 1e6 + t.tv_nsec / 1e3;
 }
 
+/* Read a small file whole, as the module reads each: open (relative to
+ * at when at >= 0, without following a link), fstat, read to a read of
+ * nothing, close. */
+static int need_read(int at, const char *path)
+{
+	struct stat st;
+	char buf[65536];
+	ssize_t n;
+	int fd = at >= 0 ? openat(at, path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+			 : open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0 || fstat(fd, &st) < 0)
+		return -1;
+	do
+		n = read(fd, buf, sizeof(buf));
+	while (n > 0);
+	return close(fd) < 0 || n < 0 ? -1 : 0;
+}
+
+/* The system calls a fresh login's promises need, and nothing else
+ * (see docs/performance.md): the policy read and checked in its
+ * checked directory, and its drop-in directory looked for; NSS asked as
+ * glibc asks it (nscd's socket, nsswitch.conf) and /etc/group read once
+ * to name the session's gids and the restricting names; the user's
+ * primary gid from /etc/passwd; the group list read and set; the user
+ * namespace told; the one log line sent.  The compiled-policy cache is
+ * left out (it saves instructions, not calls), and so is every
+ * instruction of the module: what is left is a floor.
+ * tests/integration/12-bench.sh checks that the module's login makes
+ * every one of these calls. */
+static int need_calls(void)
+{
+	char line[508]; /* the length of the module's line at 16:1 */
+	struct stat st;
+	char link[64];
+	int dir, dropins, n;
+
+	memset(line, 'x', sizeof(line));
+	if ((dir = open("/etc/security",
+			O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0 ||
+	    fstat(dir, &st) < 0 ||
+	    need_read(dir, "bench-dropgroups.conf") < 0)
+		return -1;
+	dropins = openat(dir, "bench-dropgroups.d",
+			 O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if ((dropins >= 0 && close(dropins) < 0) || close(dir) < 0)
+		return -1;
+	if ((lstat("/var/run/nscd/socket", &st) == 0) ||
+	    need_read(-1, "/etc/nsswitch.conf") < 0 ||
+	    need_read(-1, "/etc/group") < 0 || need_read(-1, "/etc/passwd") < 0)
+		return -1;
+	if ((n = getgroups((int)n_start + 16, scratch)) < 0 ||
+	    readlink("/proc/self/ns/user", link, sizeof(link)) < 0 ||
+	    setgroups((size_t)n, scratch) < 0)
+		return -1;
+	return send(need_log, line, sizeof(line), MSG_NOSIGNAL) < 0 ? -1 : 0;
+}
+
 /* One login of peer; fresh: a handle of its own. */
 static __attribute__((noinline)) int login_once(enum peer p, int fresh)
 {
 	pam_handle_t *h;
 	int r;
 
-	if (p == P_COLD && !fresh)
+	if ((p == P_COLD || p == P_NEED) && !fresh)
 		return 0; /* a live handle keeps its plan: no cold case */
 	if (p == P_BARE) {
 		int n = getgroups((int)n_start + 16, scratch);
@@ -360,6 +428,8 @@ static __attribute__((noinline)) int login_once(enum peer p, int fresh)
 	if (pam_start(peer_service[p], USER, &the_conv, &h) != PAM_SUCCESS)
 		return -1;
 	r = pam_setcred(h, PAM_ESTABLISH_CRED);
+	if (r == PAM_SUCCESS && p == P_NEED && need_calls() < 0)
+		r = -1;
 	pam_end(h, r);
 	return r;
 }
@@ -617,9 +687,9 @@ int main(int argc, char **argv)
 	printf("# dropgrp: every login but the first after an edit (the "
 	       "compiled policy in its cache); cold: that first login (the "
 	       "cache emptied before each)\n");
-	printf("%-7s %-6s %-5s %10s %10s %10s %10s %8s %9s %9s %10s\n",
+	printf("%-7s %-6s %-5s %10s %10s %10s %10s %8s %9s %9s %10s %8s\n",
 	       "groups", "rules", "mode", "bare", "permit", "group", "dropgrp",
-	       "dg/group", "dg/floor", "dg-permit", "cold");
+	       "dg/group", "dg/floor", "dg-permit", "cold", "need");
 	for (size_t c = 0; c < n_cases; c++) {
 		double fig[2 * N_PEERS];
 		size_t g = cases[c][0], e = cases[c][1], r = cases[c][2];
@@ -642,9 +712,10 @@ int main(int argc, char **argv)
 			       f[P_DG] / (f[P_BARE] + f[P_PERMIT]),
 			       f[P_DG] - f[P_PERMIT]);
 			if (fresh)
-				printf(" %10.1f\n", f[P_COLD]);
+				printf(" %10.1f %8.1f\n", f[P_COLD],
+				       f[P_NEED]);
 			else
-				printf(" %10s\n", "-");
+				printf(" %10s %8s\n", "-", "-");
 		}
 		if (r > cli_rules && !e) {
 			cli_rules = r;

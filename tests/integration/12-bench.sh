@@ -37,3 +37,45 @@ test_bench_survives_a_login_that_logs_many_lines() {
 	[ "$rc" -ne 124 ] || fail "the bench hung on its own log socket"
 	assert_exit 0
 }
+
+# The bench's "need" peer (a pam_permit login plus the system calls that
+# the module's promises need, made by the bench itself) is a floor only
+# if the module's own login makes every one of those calls: a call that
+# need makes and the module does not would raise the floor, and the
+# verdict docs/performance.md draws from it.  Both runs set up the same
+# sandbox; the module's run logs in twice (the cache filled, then the
+# counted login), need's once.  Calls are compared by name and path.
+test_bench_need_makes_no_call_the_module_does_not() {
+	skip_under_sanitizers "the bench runs the uninstrumented build"
+	command -v strace > /dev/null || fail "strace is missing (tests/install-deps.sh)"
+	[ -x "$BUILD/pambench" ] || fail "$BUILD/pambench is missing (make helpers)"
+	local p
+	for p in need dropgroups permit; do
+		capture strace -qq -o "$T/trace.$p" "$BUILD/pambench" "$MODULE" 16 1 "$p" fresh
+		assert_exit 0
+		# name and first path of each call; libpam's reading of the
+		# service's own stack, buffers' bytes and the sandbox's
+		# random name are not the module's calls
+		sed -E -e 's/^([a-z0-9_]+)\((([^"]*)"([^"]*)")?.*/\1 \4/' \
+			-e 's#/tmp/pambench\.[A-Za-z0-9]+#/tmp/pambench#' \
+			-e 's/^(sendto|getrandom|read|write) .*/\1/' "$T/trace.$p" |
+			grep -v -e '^+++' -e ' /etc/pam.d/bench-' | sort | uniq -c |
+			awk '{ print $2 "|" $3, $1 }' | sort > "$T/calls.$p"
+	done
+	# the baseline: need makes the calls (a need that did nothing would
+	# pass the comparison below), more of each than a pam_permit login
+	# alone in the same sandbox
+	local key n_need n_permit
+	for key in 'openat|bench-dropgroups.conf' 'openat|/etc/group' \
+		'openat|/etc/nsswitch.conf' 'openat|/etc/passwd' \
+		'newfstatat|/var/run/nscd/socket' 'readlink|/proc/self/ns/user' \
+		'setgroups|' 'sendto|'; do
+		n_need=$(awk -v k="$key" '$1 == k { print $2 }' "$T/calls.need")
+		n_permit=$(awk -v k="$key" '$1 == k { print $2 }' "$T/calls.permit")
+		[ "${n_need:-0}" -gt "${n_permit:-0}" ] ||
+			fail "need made no more $key than pam_permit alone (${n_need:-0}, ${n_permit:-0})"
+	done
+	join -a 1 -e 0 -o 0,1.2,2.2 "$T/calls.need" "$T/calls.dropgroups" |
+		awk '$2 > $3' > "$T/more"
+	[ ! -s "$T/more" ] || fail "need makes calls the module's login does not (call, need, module): $(cat "$T/more")"
+}
