@@ -537,11 +537,39 @@ static int read_stack(const struct dg_pam_dirs *dirs,
 	return r;
 }
 
+/* Whether pam_group may add a group: its file holds a line that is not
+ * blank or a comment (pam_group's "#" starts one anywhere), or cannot
+ * be read, where it says nothing then.  Its lines are not matched
+ * here: which apply depends on the time and the terminal of a login. */
+static bool pam_group_grants(void)
+{
+	FILE *f = fopen(DG_PAM_GROUP_CONF, "re");
+	_cleanup_free_ char *line = NULL;
+	size_t size = 0;
+	bool grants = false;
+
+	if (!f)
+		return errno != ENOENT;
+	while (!grants && getline(&line, &size, f) >= 0) {
+		/* (a backslash only joins lines) */
+		char first = line[strspn(line, " \t\r\n\v\f\\")];
+
+		grants = first != '#' && first != '\0';
+	}
+	/* a read error: what the rest says cannot be told */
+	if (ferror(f))
+		grants = true;
+	if (fclose(f) != 0)
+		grants = true;
+	return grants;
+}
+
 static int read_stacks(const struct dg_pam_dirs *dirs,
 		       const char *sshd_config,
 		       const struct dg_strlist *services,
 		       struct dg_service_stacks *out, struct dg_diags *diags)
 {
+	out->pam_group_grants = pam_group_grants();
 	for (size_t i = 0; i < services->n; i++) {
 		struct dg_service_stack s;
 		int r = read_stack(dirs, sshd_config, services->v[i], &s,

@@ -262,6 +262,57 @@ static struct judged judge(const struct dg_service_stack *s,
 	return j;
 }
 
+/* Is module (as written on a line) pam_group? */
+static bool is_pam_group(const char *module)
+{
+	const char *base = strrchr(module, '/');
+
+	return strcmp(base ? base + 1 : module, "pam_group.so") == 0;
+}
+
+/* Does line i of s trim for p, and refuse when the module fails? */
+static bool trims_here(const struct dg_service_stack *s,
+		       const struct dg_program *p, size_t i)
+{
+	const struct dg_pam_line *l = &s->stack.lines.v[i];
+	int code;
+
+	return dg_pamstack_is_dropgroups(l->module) &&
+	       effect_of(p, l) == DG_EFFECT_TRIMS &&
+	       !skipped_by(s, p, i, &code) &&
+	       !line_fails_open(p, s->service, l, NULL);
+}
+
+/* pam_group adds groups in pam_setcred, after the lines before it, and
+ * nothing trims them unless a line that trims runs later: an auth line
+ * after it, or a session line where the program calls pam_open_session
+ * after pam_setcred (su, sudo, the systemd user manager: those whose
+ * session lines trim).  The first auth pam_group line that runs after
+ * every line that trims for p (s trims: DG_TRIM_YES), or NULL.  A
+ * pam_group line libpam may skip still counts: it may run. */
+static const struct dg_pam_line *regranted_by(const struct dg_service_stack *s,
+					      const struct dg_program *p)
+{
+	const struct dg_pam_line *grants = NULL;
+
+	/* what pam_group does for a program not in the table is unknown */
+	if (!p)
+		return NULL;
+	for (size_t i = 0; i < s->stack.lines.n; i++) {
+		const struct dg_pam_line *l = &s->stack.lines.v[i];
+
+		if (l->facility == DG_PAM_SESSION && trims_here(s, p, i))
+			return NULL; /* runs after pam_setcred, and trims */
+		if (l->facility != DG_PAM_AUTH)
+			continue;
+		if (is_pam_group(l->module))
+			grants = grants ? grants : l;
+		else if (trims_here(s, p, i))
+			grants = NULL; /* this one trims what it added */
+	}
+	return grants;
+}
+
 static void add(struct dg_diags *d, enum dg_severity sev, const char *file,
 		int line, char *msg)
 {
@@ -842,6 +893,33 @@ static int lint_kept(const struct dg_config *cfg,
 	return 0;
 }
 
+/* A program whose stack trims, but runs pam_group after (regranted_by):
+ * the groups pam_group adds stay, whichever rule applies.  A way back
+ * in, an error when a rule for the program sets no_new_privs. */
+static void lint_regranted(const struct dg_config *cfg,
+			   const struct dg_service_stack *s,
+			   const struct dg_program *p, struct dg_diags *d)
+{
+	const struct dg_pam_line *g;
+	bool any = false, nnp = false;
+
+	for (size_t i = 0; i < cfg->rules.n; i++)
+		if (matches_service(&cfg->rules.v[i], p->service)) {
+			any = true;
+			nnp |= cfg->rules.v[i].no_new_privs;
+		}
+	/* no rule, or no line that trims: reported as such */
+	if (!any || judge(s, p).trim != DG_TRIM_YES ||
+	    !(g = regranted_by(s, p)))
+		return;
+	dg_diag_add(d, way_severity(p, nnp), g->file, g->line,
+		    "a way back in: for %s, pam_group runs in pam_setcred "
+		    "after every pam_dropgroups line that trims, so the "
+		    "groups %s grants stay, those a rule drops too; put the "
+		    "pam_dropgroups auth line after this one%s",
+		    p->name, DG_PAM_GROUP_CONF, way_suffix(p, nnp));
+}
+
 int dg_ways_lint(const struct dg_config *cfg, const char *policy_path,
 		 const struct dg_service_stacks *stacks, struct dg_diags *diags)
 {
@@ -865,6 +943,8 @@ int dg_ways_lint(const struct dg_config *cfg, const char *policy_path,
 		if (p && p->user_reaches && p->fix && here &&
 		    lint_kept(cfg, s, p, diags) < 0)
 			return -ENOMEM;
+		if (stacks->pam_group_grants && p && p->fix && here)
+			lint_regranted(cfg, s, p, diags);
 	}
 	return 0;
 }
@@ -1017,13 +1097,15 @@ static int other_rule(const struct dg_plan *plan, const struct dg_outcome *mine,
  * mine: the decision under the plan's own rule, or NULL when NSS could
  * not make it (then any other rule is counted as open); dropped: the
  * gids it drops (NULL with it), which a login with every group gets
- * back. */
+ * back; grants: pam_group may add groups (dg_service_stacks). */
 static int way_through(struct dg_plan *plan, const struct dg_outcome *mine,
 		       const struct dg_gids *dropped,
 		       const struct dg_program *p,
-		       const struct dg_service_stack *s, struct dg_ways *out)
+		       const struct dg_service_stack *s, bool grants,
+		       struct dg_ways *out)
 {
 	const char *user = plan->user.name;
+	const struct dg_pam_line *g;
 	struct dg_match m;
 	struct judged j;
 
@@ -1050,6 +1132,14 @@ static int way_through(struct dg_plan *plan, const struct dg_outcome *mine,
 			       "no rule matches service \"%s\" and user \"%s\"",
 			       p->service, user);
 	j = judge(s, p);
+	/* whichever rule applies, what pam_group adds after it stays; which
+	 * groups depends on the time and the terminal, so it is not told */
+	if (j.trim == DG_TRIM_YES && grants && (g = regranted_by(s, p)))
+		return add_way(out, p->name, "pam_group", NULL,
+			       "pam_group (%s:%d) runs after every "
+			       "pam_dropgroups line that trims, so the groups "
+			       "%s grants stay",
+			       g->file, g->line, DG_PAM_GROUP_CONF);
 	if (j.trim == DG_TRIM_YES)
 		return other_rule(plan, mine, dropped, p,
 				  &plan->policy.rules[m.rule], out);
@@ -1093,7 +1183,8 @@ static int ways_open(struct dg_plan *plan, const struct dg_outcome *mine,
 		if (!s || !installed(stacks, s, p) || !p->user_reaches ||
 		    (nnp && p->setuid))
 			continue;
-		if (way_through(plan, mine, dropped, p, s, out) < 0)
+		if (way_through(plan, mine, dropped, p, s,
+				stacks->pam_group_grants, out) < 0)
 			return -ENOMEM;
 	}
 	return 0;

@@ -29,7 +29,15 @@ struct dg_service_stack {
 struct dg_service_stacks {
 	struct dg_service_stack *v;
 	size_t n, cap;
+	/* pam_group(8) may add groups: its file (DG_PAM_GROUP_CONF) holds
+	 * a line that is not a comment, or cannot be read.  Where its line
+	 * runs after every line that trims, what it adds stays. */
+	bool pam_group_grants;
 };
+
+/* The file pam_group(8) of Linux-PAM 1.5.2 reads: it takes no argument
+ * that names another. */
+#define DG_PAM_GROUP_CONF "/etc/security/group.conf"
 
 /* The services to read: each one a rule names (not "*"), and each one
  * of the table of programs; sorted, each once.  0 or -ENOMEM. */
@@ -52,7 +60,7 @@ struct dg_way {
 	/* why it is open, as one word: "no_new_privs_unset", "not_run",
 	 * "undecided", "no_rule", "other_rule_undecided", "other_rule_keeps",
 	 * "other_rule_no_new_privs", "cannot_trim", "report_only",
-	 * "fails_open", "no_line" */
+	 * "fails_open", "no_line", "pam_group" */
 	const char *verdict;
 	char *message;
 	/* the gids it gives back (by the verdicts of the plan's own rule);

@@ -207,6 +207,70 @@ test_lint_never_prints_what_an_included_file_holds() {
 	fi
 }
 
+# pam_group adds groups in pam_setcred, after the lines before it: in
+# Debian's login stack its line comes after common-auth, so with the
+# module there (as the pam-auth-update profile puts it) what
+# /etc/security/group.conf grants stays, dropped or not.  lint and
+# explain name that way back in; with the module's line after pam_group,
+# the group goes, and neither does.
+test_lint_and_explain_see_pam_group_add_groups_after_the_module() {
+	module_by_name
+	policy <<-'EOF'
+	version = 1;
+	restricting = ( "games-abusers" );
+	rules = ( { name = "desk"; services = "*"; drop = [ "audio", "video", "plugdev" ]; no_new_privs = true; } );
+	EOF
+	echo 'auth required pam_dropgroups.so' >> /etc/pam.d/common-auth
+	echo 'account required pam_dropgroups.so' >> /etc/pam.d/common-account
+	local line
+	line=$(grep -n '^auth.*pam_group.so' /etc/pam.d/login | cut -d: -f1)
+	[ -n "$line" ] || skip "this host's login stack has no pam_group line"
+	grep -n '^@include common-auth' /etc/pam.d/login | cut -d: -f1 |
+		{ read -r inc; [ "$inc" -lt "$line" ]; } ||
+		skip "this host's login stack runs pam_group before common-auth"
+	# the baseline: a group.conf that grants nothing (Debian's)
+	cli lint
+	! grep -q 'pam_group' "$T/err" || fail "lint names pam_group, which adds nothing"
+	cli explain login alice
+	assert_exit 0
+	! grep -q '^  login' "$T/out" || fail "explain calls login open"
+	# what the real stack does: login's auth part, with a line for it
+	printf 'login;*;alice;Al0000-2400;audio\ndgtest;*;alice;Al0000-2400;audio\n' \
+		>> /etc/security/group.conf
+	{
+		echo "@include common-auth"
+		echo "auth optional pam_group.so"
+		echo "session optional pam_exec.so quiet $TOP/tests/pam-exec/record-groups.sh $T/groups"
+	} > /etc/pam.d/dgtest
+	run_pam_tty() {
+		rm -f "$T/groups"
+		setpriv --groups "$START" pamtester -v -I tty=tty1 dgtest alice \
+			"setcred(PAM_ESTABLISH_CRED)" open_session > "$T/pamtester.out" 2>&1 ||
+			fail "pamtester failed: $(cat "$T/pamtester.out")"
+	}
+	run_pam_tty
+	assert_groups 1001 100 29 2003 3000
+	cli lint
+	assert_exit 1
+	assert_in err "^/etc/pam.d/login:$line: a way back in: for login \(a console\), pam_group runs in pam_setcred after every pam_dropgroups line that trims, so the groups /etc/security/group.conf grants stay, those a rule drops too; put the pam_dropgroups auth line after this one; a rule that sets no_new_privs means its drops to hold$"
+	cli explain login alice
+	assert_exit 0
+	assert_in out "^  login \(a console\): pam_group \(/etc/pam.d/login:$line\) runs after every pam_dropgroups line that trims, so the groups /etc/security/group.conf grants stay$"
+	cli explain --json login alice
+	assert_exit 0
+	assert_in out '"program": "login \(a console\)", "verdict": "pam_group", "groups": null'
+	# the module's line after pam_group's trims what it adds
+	echo 'auth required pam_dropgroups.so' >> /etc/pam.d/login
+	sed -i 's/^auth optional pam_group.so$/&\nauth required pam_dropgroups.so/' /etc/pam.d/dgtest
+	run_pam_tty
+	assert_groups 1001 100 2003 3000
+	cli lint
+	! grep -q 'pam_group' "$T/err" || fail "lint names pam_group, which runs before a line that trims"
+	cli explain login alice
+	assert_exit 0
+	! grep -q '^  login' "$T/out" || fail "explain calls login open"
+}
+
 # A report_only line enforces nothing: lint calls it an error where a rule
 # means the service to trim, and explain lists its program as open.
 test_lint_and_explain_say_report_only_enforces_nothing() {

@@ -25,6 +25,9 @@ struct linted {
 	struct dg_diags diags;
 };
 
+/* What the stacks say of pam_group's file (dg_service_stacks). */
+static bool pam_group_grants;
+
 /* Parse policy, read every service lint would read from files, and
  * lint; nothing may fail on the way. */
 static void lint(struct linted *l, const char *policy,
@@ -53,6 +56,7 @@ static void lint(struct linted *l, const char *policy,
 		assert_true(r == 0 || r == -ENOENT);
 		assert_int_equal(DG_APPEND(&l->stacks, s), 0);
 	}
+	l->stacks.pam_group_grants = pam_group_grants;
 	assert_int_equal(dg_ways_lint(&l->cfg, POLICY, &l->stacks, &l->diags),
 			 0);
 	dg_diag_unique(&l->diags);
@@ -295,6 +299,45 @@ static void test_a_report_only_line_enforces_nothing(void **state)
 	done(&l);
 }
 
+/* pam_group adds groups in pam_setcred: after every line that trims
+ * (auth lines, and for su the session line that runs after
+ * pam_setcred), what it adds stays, when its file grants anything. */
+static void test_pam_group_after_every_line_that_trims(void **state)
+{
+	static const char *const policy =
+		"version = 1; restricting = ( );\n"
+		"rules = ( { services = [ \"login\", \"cron\", \"su\" ]; "
+		"drop = \"*\"; no_new_privs = true; } );\n";
+	struct linted l;
+
+	(void)state;
+	pam_group_grants = true;
+	LINT(&l, policy,
+	     {"login", "auth required pam_dropgroups.so\n"
+		       "auth optional pam_group.so\n"},
+	     {"cron", "auth optional /lib/security/pam_group.so\n"
+		      "auth required pam_dropgroups.so\n"},
+	     {"su", "auth required pam_dropgroups.so\n"
+		    "auth optional pam_group.so\n"
+		    "session required pam_dropgroups.so\n"});
+	assert_finding(&l.diags, DG_ERROR, "/etc/pam.d/login", 2,
+		       "a way back in: for login (a console), pam_group runs "
+		       "in pam_setcred after every pam_dropgroups line that "
+		       "trims");
+	/* before the line that trims, and before su's session line */
+	assert_int_equal(n_of(&l.diags, DG_ERROR), 1);
+	done(&l);
+	/* a file that grants nothing: pam_group adds nothing */
+	pam_group_grants = false;
+	LINT(&l, policy,
+	     {"login", "auth required pam_dropgroups.so\n"
+		       "auth optional pam_group.so\n"},
+	     {"cron", "auth required pam_dropgroups.so\n"},
+	     {"su", "session required pam_dropgroups.so\n"});
+	assert_int_equal(n_of(&l.diags, DG_ERROR), 0);
+	done(&l);
+}
+
 static void test_ways_back_in(void **state)
 {
 	struct linted l;
@@ -531,6 +574,7 @@ static void relint_not_run(struct linted *l)
 	assert_non_null(s->not_run);
 	assert_non_null(s->not_run_file);
 	dg_diag_free(&l->diags);
+	l->stacks.pam_group_grants = pam_group_grants;
 	assert_int_equal(dg_ways_lint(&l->cfg, POLICY, &l->stacks, &l->diags),
 			 0);
 }
@@ -685,6 +729,7 @@ int main(void)
 		cmocka_unit_test(test_sudo_needs_system_err_and_sshd_an_account_line),
 		cmocka_unit_test(test_a_report_only_line_enforces_nothing),
 		cmocka_unit_test(test_ways_back_in),
+		cmocka_unit_test(test_pam_group_after_every_line_that_trims),
 		cmocka_unit_test(test_the_rule_that_applies_at_a_way_back),
 		cmocka_unit_test(test_the_first_rule_for_each_user_applies),
 		cmocka_unit_test(test_atd_has_no_line_that_trims),
