@@ -660,8 +660,9 @@ static int cmd_lint(int argc, char **argv)
 
 /* The ways back in that stay open for the plan's user, into x: 0 or
  * -ENOMEM. */
-static int read_ways(struct dg_plan *plan, const char *pam_dir,
-		     const char *sshd_config, struct dg_json_explain *x)
+static int read_ways(struct dg_plan *plan, const char *config,
+		     const char *pam_dir, const char *sshd_config,
+		     struct dg_json_explain *x)
 {
 	struct dg_pam_dirs dirs = pam_dirs(pam_dir);
 	struct dg_strlist services = {0};
@@ -676,7 +677,7 @@ static int read_ways(struct dg_plan *plan, const char *pam_dir,
 	if (r == 0 &&
 	    (r = read_stacks(&dirs, sshd_config, &services, &stacks,
 			     &ignored)) == 0 &&
-	    (r = dg_ways_open(plan, &stacks, &x->ways)) == 0)
+	    (r = dg_ways_open(plan, config, &stacks, &x->ways)) == 0)
 		x->ways_read = true;
 	dg_strlist_free(&services);
 	dg_ways_stacks_free(&stacks);
@@ -778,9 +779,9 @@ static void print_explain(const struct dg_json_explain *x)
 /* What explain shows, into x, step by step: 0; -ENOMEM; or another
  * -errno when NSS could not name a gid of the decision, with why in
  * diags (the steps after it are not taken). */
-static int explain_gather(struct dg_plan *plan, const char *pam_dir,
-			  const char *sshd_config, struct dg_json_explain *x,
-			  struct dg_diags *diags)
+static int explain_gather(struct dg_plan *plan, const char *config,
+			  const char *pam_dir, const char *sshd_config,
+			  struct dg_json_explain *x, struct dg_diags *diags)
 {
 	gid_t failed_gid = 0;
 	int r;
@@ -806,16 +807,16 @@ static int explain_gather(struct dg_plan *plan, const char *pam_dir,
 	if (r < 0 || (r = label_verdicts(x)) < 0)
 		return r;
 	x->decided = true;
-	return read_ways(plan, pam_dir, sshd_config, x);
+	return read_ways(plan, config, pam_dir, sshd_config, x);
 }
 
-static int explain(struct dg_plan *plan, const char *service,
-		   const char *pam_dir, const char *sshd_config, bool json,
-		   struct dg_diags *diags)
+static int explain(struct dg_plan *plan, const char *config,
+		   const char *service, const char *pam_dir,
+		   const char *sshd_config, bool json, struct dg_diags *diags)
 {
 	struct dg_json_explain x = {.service = service};
 	size_t n_before = diags->n;
-	int r = explain_gather(plan, pam_dir, sshd_config, &x, diags);
+	int r = explain_gather(plan, config, pam_dir, sshd_config, &x, diags);
 	int wrote = 0;
 
 	if (json)
@@ -861,8 +862,8 @@ static int cmd_explain(int argc, char **argv)
 				   failed(r));
 	else
 		ret = r < 0 ? failed(r)
-			    : explain(&plan, argv[first], pam_dir, sshd_config,
-				      json, &diags);
+			    : explain(&plan, config, argv[first], pam_dir,
+				      sshd_config, json, &diags);
 	dg_plan_free(&plan);
 	dg_diag_free(&diags);
 	return ret;

@@ -283,6 +283,28 @@ static bool trims_here(const struct dg_service_stack *s,
 	       !line_fails_open(p, s->service, l, NULL);
 }
 
+/* The module reads the policy its line's config= names: a line that
+ * trims for p but reads another policy than path applies that one's
+ * rules.  The first such line, when no line that trims for p reads
+ * path; or NULL. */
+static const struct dg_pam_line *other_policy(const struct dg_service_stack *s,
+					      const struct dg_program *p,
+					      const char *path)
+{
+	const struct dg_pam_line *other = NULL;
+
+	for (size_t i = 0; i < s->stack.lines.n; i++) {
+		const struct dg_pam_line *l = &s->stack.lines.v[i];
+
+		if (!trims_here(s, p, i))
+			continue;
+		if (strcmp(line_args(l).config, path) == 0)
+			return NULL;
+		other = other ? other : l;
+	}
+	return other;
+}
+
 /* pam_group adds groups in pam_setcred, after the lines before it, and
  * nothing trims them unless a line that trims runs later: an auth line
  * after it, or a session line where the program calls pam_open_session
@@ -1097,12 +1119,13 @@ static int other_rule(const struct dg_plan *plan, const struct dg_outcome *mine,
  * mine: the decision under the plan's own rule, or NULL when NSS could
  * not make it (then any other rule is counted as open); dropped: the
  * gids it drops (NULL with it), which a login with every group gets
- * back; grants: pam_group may add groups (dg_service_stacks). */
+ * back; grants: pam_group may add groups (dg_service_stacks);
+ * policy_path: the policy plan was read from. */
 static int way_through(struct dg_plan *plan, const struct dg_outcome *mine,
 		       const struct dg_gids *dropped,
 		       const struct dg_program *p,
 		       const struct dg_service_stack *s, bool grants,
-		       struct dg_ways *out)
+		       const char *policy_path, struct dg_ways *out)
 {
 	const char *user = plan->user.name;
 	const struct dg_pam_line *g;
@@ -1132,6 +1155,14 @@ static int way_through(struct dg_plan *plan, const struct dg_outcome *mine,
 			       "no rule matches service \"%s\" and user \"%s\"",
 			       p->service, user);
 	j = judge(s, p);
+	/* the rules of another policy apply there: not this one's to say */
+	if (j.trim == DG_TRIM_YES && (g = other_policy(s, p, policy_path)))
+		return add_way(out, p->name, "other_policy", NULL,
+			       "%s:%d reads the policy %s, not %s, so which "
+			       "groups it keeps cannot be told here (explain "
+			       "with -c %s), and it is counted as open",
+			       g->file, g->line, line_args(g).config,
+			       policy_path, line_args(g).config);
 	/* whichever rule applies, what pam_group adds after it stays; which
 	 * groups depends on the time and the terminal, so it is not told */
 	if (j.trim == DG_TRIM_YES && grants && (g = regranted_by(s, p)))
@@ -1165,7 +1196,7 @@ static int ways_open(struct dg_plan *plan, const struct dg_outcome *mine,
 		     const struct dg_gids *dropped,
 		     const struct dg_program *programs, size_t n,
 		     const struct dg_service_stacks *stacks,
-		     struct dg_ways *out)
+		     const char *policy_path, struct dg_ways *out)
 {
 	bool nnp = plan->rule->src->no_new_privs;
 
@@ -1184,7 +1215,8 @@ static int ways_open(struct dg_plan *plan, const struct dg_outcome *mine,
 		    (nnp && p->setuid))
 			continue;
 		if (way_through(plan, mine, dropped, p, s,
-				stacks->pam_group_grants, out) < 0)
+				stacks->pam_group_grants, policy_path,
+				out) < 0)
 			return -ENOMEM;
 	}
 	return 0;
@@ -1203,8 +1235,8 @@ static int dropped_by(const struct dg_outcome *mine, struct dg_gids *out)
 	return 0;
 }
 
-int dg_ways_open(struct dg_plan *plan, const struct dg_service_stacks *stacks,
-		 struct dg_ways *out)
+int dg_ways_open(struct dg_plan *plan, const char *policy_path,
+		 const struct dg_service_stacks *stacks, struct dg_ways *out)
 {
 	size_t n;
 	const struct dg_program *programs = dg_programs(&n);
@@ -1223,7 +1255,7 @@ int dg_ways_open(struct dg_plan *plan, const struct dg_service_stacks *stacks,
 	else
 		r = ways_open(plan, r == 0 ? &mine : NULL,
 			      r == 0 ? &dropped : NULL, programs, n, stacks,
-			      out);
+			      policy_path, out);
 	dg_gids_free(&dropped);
 	dg_plan_outcome_free(&mine);
 	return r;

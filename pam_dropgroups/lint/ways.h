@@ -60,7 +60,7 @@ struct dg_way {
 	/* why it is open, as one word: "no_new_privs_unset", "not_run",
 	 * "undecided", "no_rule", "other_rule_undecided", "other_rule_keeps",
 	 * "other_rule_no_new_privs", "cannot_trim", "report_only",
-	 * "fails_open", "no_line", "pam_group" */
+	 * "fails_open", "no_line", "pam_group", "other_policy" */
 	const char *verdict;
 	char *message;
 	/* the gids it gives back (by the verdicts of the plan's own rule);
@@ -77,11 +77,12 @@ struct dg_ways {
 /* The ways back in that stay open for plan's user in a session under
  * plan->rule (which must match), in out, where a program's own rule,
  * decided for the user's groups, keeping a group plan->rule drops counts
- * as open.
+ * as open, and so does a program whose lines read another policy than
+ * policy_path, the one plan was read from.
  * What NSS is asked to place the user (dg_plan_match) is kept in
  * plan->user.  0 or -ENOMEM. */
-int dg_ways_open(struct dg_plan *plan, const struct dg_service_stacks *stacks,
-		 struct dg_ways *out);
+int dg_ways_open(struct dg_plan *plan, const char *policy_path,
+		 const struct dg_service_stacks *stacks, struct dg_ways *out);
 
 void dg_ways_free(struct dg_ways *w);
 

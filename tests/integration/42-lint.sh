@@ -271,6 +271,46 @@ test_lint_and_explain_see_pam_group_add_groups_after_the_module() {
 	! grep -q '^  login' "$T/out" || fail "explain calls login open"
 }
 
+# The module reads the policy its line's config= names: a program whose
+# lines read another policy applies that one's rules, which explain has
+# not read.  A cron line reading a policy without a rule for cron keeps
+# every group; explain must not call cron closed.
+test_explain_counts_a_line_that_reads_another_policy_as_open() {
+	module_by_name
+	policy <<-'EOF'
+	version = 1;
+	restricting = ( "games-abusers" );
+	rules = ( { name = "desk"; services = "*"; drop = [ "audio" ]; no_new_privs = true; } );
+	EOF
+	install_snippets
+	# the baseline: every line reads this policy, and cron trims
+	cli explain sshd alice
+	assert_exit 0
+	! grep -q '^  cron' "$T/out" || fail "cron trims, yet explain calls it open"
+	echo 'version = 1; restricting = ( "games-abusers" );' |
+		policy /etc/security/other.conf
+	sed -i 's|^auth \{1,\}required \{1,\}pam_dropgroups.so$|& config=/etc/security/other.conf|' \
+		/etc/pam.d/cron
+	local line
+	line=$(grep -n 'config=/etc/security/other.conf' /etc/pam.d/cron | cut -d: -f1)
+	[ -n "$line" ] || fail "cron's line was not changed"
+	# what such a line does: no rule there, every group stays
+	{
+		echo "auth required pam_permit.so"
+		sed -n "${line}p" /etc/pam.d/cron
+		echo "session optional pam_exec.so quiet $TOP/tests/pam-exec/record-groups.sh $T/groups"
+	} > /etc/pam.d/dgtest
+	run_pam alice "setcred(PAM_ESTABLISH_CRED)" open_session
+	assert_rc 0
+	assert_groups $ALICE_GROUPS
+	cli explain sshd alice
+	assert_exit 0
+	assert_in out "^  cron \(a crontab job\): /etc/pam.d/cron:$line reads the policy /etc/security/other.conf, not $POLICY, so which groups it keeps cannot be told here \(explain with -c /etc/security/other.conf\), and it is counted as open$"
+	cli explain --json sshd alice
+	assert_exit 0
+	assert_in out '"program": "cron \(a crontab job\)", "verdict": "other_policy", "groups": null'
+}
+
 # A report_only line enforces nothing: lint calls it an error where a rule
 # means the service to trim, and explain lists its program as open.
 test_lint_and_explain_say_report_only_enforces_nothing() {
