@@ -70,3 +70,17 @@ test_assert_log_requires_every_line_to_match() {
 		fail "assert_log passed with the wrong count"
 	fi
 }
+
+# make mutate's planted bugs, outside the subset CI runs, rotted unseen
+# when the code they edit moved on (three did).  Every edit of every
+# mutation must still find its text exactly once; and a stanza whose
+# text is gone fails the check.
+test_every_mutation_still_applies() {
+	capture "$TOP/tests/mutate/run.sh" --check-set
+	assert_exit 0
+	assert_in out '^mutations: [0-9]+ stanzas, every edit applies$'
+	sed 's/^from: \(.*\)$/from: \1 (moved on)/' "$TOP/tests/mutate/mutations" > "$T/stale"
+	capture env MUTATE_LIST="$T/stale" "$TOP/tests/mutate/run.sh" --check-set
+	assert_exit 2
+	assert_in out 'edit not found exactly once \(0 times\)'
+}

@@ -13,6 +13,10 @@
 # mutation survives, or if any cannot be applied or built.
 #
 #   --apply-only    apply and build every mutation, run no test
+#   --check-set     only check the set: its stanzas, and that every edit
+#                   of every mutation still finds its text exactly once
+#                   (no copy, no build: make check runs this, so that the
+#                   mutations outside MUTATE_SET=ci cannot rot unseen)
 #   MUTATE_SET=ci   only the mutations marked "ci: yes" (the CI subset)
 #   MUTATE_DIR=DIR  the scratch copy (default build/mutate; wiped first)
 # Integration tests need root, as for `make check`.
@@ -21,9 +25,12 @@ TOP=$(cd "$(dirname "$0")/../.." && pwd)
 SET=${MUTATE_SET:-all}
 LIST=${MUTATE_LIST:-$TOP/tests/mutate/mutations}
 W=${MUTATE_DIR:-$TOP/build/mutate}
-apply_only=0
+apply_only=0 check_set=0
 if [ "${1:-}" = --apply-only ]; then
 	apply_only=1
+	shift
+elif [ "${1:-}" = --check-set ]; then
+	check_set=1
 	shift
 fi
 only=" $* "
@@ -33,7 +40,7 @@ TARGETS="all unit build/logsink build/libnss_dgfault.so.2 build/nssprobe
 	build/pam_cycles build/pam_dropgroups-unpinned.so build/liar.so"
 
 case $SET in all | ci) ;; *) echo "MUTATE_SET must be all or ci" >&2; exit 2 ;; esac
-if [ $apply_only = 0 ] && [ "$(id -u)" != 0 ]; then
+if [ $apply_only = 0 ] && [ $check_set = 0 ] && [ "$(id -u)" != 0 ]; then
 	echo "make mutate runs integration tests: it needs root" >&2
 	exit 2
 fi
@@ -95,19 +102,6 @@ for i in "${!ids[@]}"; do
 done
 [ $bad = 0 ] || exit 2
 
-# A fresh scratch copy of the tree (no builds, no .git), built once.
-rm -rf "$W"
-mkdir -p "$W/src"
-(cd "$TOP" && tar --exclude=./build --exclude=./build-asan --exclude=./.git -cf - .) |
-	(cd "$W/src" && tar -xf -)
-S=$W/src
-echo "== building the scratch copy in $S"
-if ! make -C "$S" -s -j2 $TARGETS > "$W/build.log" 2>&1; then
-	tail -n 30 "$W/build.log"
-	echo "the unmutated scratch copy does not build"
-	exit 2
-fi
-
 # apply_edits FILE EDITS: each FROM must occur exactly once; replaced by TO.
 # "\n" and "\t" in FROM and TO stand for a newline and a tab, "\\" for
 # a backslash.
@@ -130,6 +124,33 @@ apply_edits() {
 		open($h, ">", $f) or die "$f: $!\n"; print $h $s; close $h;
 	' "$1"
 }
+
+if [ $check_set = 1 ]; then
+	tmpf=$(mktemp) || exit 2
+	trap 'rm -f "$tmpf"' EXIT
+	for i in "${!ids[@]}"; do
+		[ -z "${only// /}" ] || [[ $only == *" ${ids[i]} "* ]] || continue
+		cp "$TOP/${files[i]}" "$tmpf" && apply_edits "$tmpf" "${edits[i]}" 2> "$tmpf.err" ||
+			{ echo "mutations: ${ids[i]}: $(cat "$tmpf.err")"; bad=1; }
+		rm -f "$tmpf.err"
+	done
+	[ $bad = 0 ] || exit 2
+	echo "mutations: ${#ids[@]} stanzas, every edit applies"
+	exit 0
+fi
+
+# A fresh scratch copy of the tree (no builds, no .git), built once.
+rm -rf "$W"
+mkdir -p "$W/src"
+(cd "$TOP" && tar --exclude=./build --exclude=./build-asan --exclude=./.git -cf - .) |
+	(cd "$W/src" && tar -xf -)
+S=$W/src
+echo "== building the scratch copy in $S"
+if ! make -C "$S" -s -j2 $TARGETS > "$W/build.log" 2>&1; then
+	tail -n 30 "$W/build.log"
+	echo "the unmutated scratch copy does not build"
+	exit 2
+fi
 
 caught=0 survived=0 broken=0 n=0
 declare -a report
