@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 #include <security/_pam_types.h>
 
@@ -283,6 +284,19 @@ static bool trims_here(const struct dg_service_stack *s,
 	       !line_fails_open(p, s->service, l, NULL);
 }
 
+/* Do a line's config= and the policy explain read name one file?  The
+ * same text, or, spelled another way (explain -c with a relative path,
+ * a "//" or a ".." in config=), the same inode: otherwise a program
+ * that reads this very policy would be called open. */
+static bool same_policy(const char *config, const char *path)
+{
+	struct stat a, b;
+
+	return strcmp(config, path) == 0 ||
+	       (stat(config, &a) == 0 && stat(path, &b) == 0 &&
+		a.st_dev == b.st_dev && a.st_ino == b.st_ino);
+}
+
 /* The module reads the policy its line's config= names: a line that
  * trims for p but reads another policy than path applies that one's
  * rules.  The first such line, when no line that trims for p reads
@@ -298,7 +312,7 @@ static const struct dg_pam_line *other_policy(const struct dg_service_stack *s,
 
 		if (!trims_here(s, p, i))
 			continue;
-		if (strcmp(line_args(l).config, path) == 0)
+		if (same_policy(line_args(l).config, path))
 			return NULL;
 		other = other ? other : l;
 	}

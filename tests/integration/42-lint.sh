@@ -287,6 +287,10 @@ test_explain_counts_a_line_that_reads_another_policy_as_open() {
 	cli explain sshd alice
 	assert_exit 0
 	! grep -q '^  cron' "$T/out" || fail "cron trims, yet explain calls it open"
+	# the same policy, named another way, is the same policy
+	(cd "$(dirname "$POLICY")" && cli explain -c "./$(basename "$POLICY")" sshd alice)
+	assert_exit 0
+	! grep -q '^  cron' "$T/out" || fail "explain -c with a relative path calls cron open"
 	echo 'version = 1; restricting = ( "games-abusers" );' |
 		policy /etc/security/other.conf
 	sed -i 's|^auth \{1,\}required \{1,\}pam_dropgroups.so$|& config=/etc/security/other.conf|' \
