@@ -194,6 +194,28 @@ int dg_apply(const struct dg_plan *plan, bool always_no_new_privs,
 	return r;
 }
 
+/* Would setgroups refuse this process a drop?  -EPERM when it surely
+ * would, as dg_apply_unprivileged_hint tells the cases: no CAP_SETGID,
+ * and a kernel without subset-setgroups, with it off, or with it on but
+ * no no_new_privs, neither now nor from the rule (dg_apply sets the
+ * rule's before its setgroups).  0 when it may succeed, or when nothing
+ * can be told: the trial then says what the rule decides, as before. */
+static int setgroups_would_fail(const struct dg_plan *plan)
+{
+	_cleanup_free_ char *knob = NULL;
+	int r;
+
+	if (dg_kernel_has_cap_setgid() != 0)
+		return 0;
+	r = dg_kernel_sysctl_read(DG_SYSCTL_DROP, &knob);
+	if (r == -ENOENT || (r == 0 && strcmp(knob, "0") == 0))
+		return -EPERM;
+	if (r == 0 && !plan->rule->src->no_new_privs &&
+	    dg_kernel_no_new_privs() == 0)
+		return -EPERM;
+	return 0;
+}
+
 int dg_apply_preview(const struct dg_plan *plan,
 		     const struct dg_gid_names *known,
 		     struct dg_nss_probe *probe, struct dg_outcome *out,
@@ -209,6 +231,14 @@ int dg_apply_preview(const struct dg_plan *plan,
 	if ((r = decide_checked(plan, known, NULL, probe, &current, &n, &o,
 				why)) < 0)
 		return r;
+	/* The trial of an enforcing line must not promise a drop that the
+	 * line would refuse the session over instead. */
+	if (o.decision.changed && (r = setgroups_would_fail(plan)) < 0) {
+		dg_plan_outcome_free(&o);
+		fail(why, DG_STEP_SETGROUPS, r);
+		why->foreseen = true;
+		return r;
+	}
 	*out = o;
 	return 0;
 }
@@ -236,7 +266,8 @@ const char *dg_apply_unprivileged_hint(void)
 	       "drops: it would remove a gid in kernel.setgroups_sticky_gids";
 }
 
-char *dg_apply_setgroups_failure_text(int err)
+/* did: "failed", or "would fail" for a setgroups only foreseen. */
+static char *setgroups_text(int err, const char *did)
 {
 	int cap = dg_kernel_has_cap_setgid();
 	char *s = NULL;
@@ -246,18 +277,23 @@ char *dg_apply_setgroups_failure_text(int err)
 	 * refuses every setgroups, even one that only drops groups. */
 	if (cap == 0)
 		r = asprintf(&s,
-			     "setgroups failed: %s; the process lacks "
+			     "setgroups %s: %s; the process lacks "
 			     "CAP_SETGID, and %s",
-			     strerror(-err), dg_apply_unprivileged_hint());
+			     did, strerror(-err), dg_apply_unprivileged_hint());
 	else if (cap > 0)
-		r = asprintf(&s, "setgroups failed: %s, although the process "
+		r = asprintf(&s, "setgroups %s: %s, although the process "
 				 "has CAP_SETGID",
-			     strerror(-err));
+			     did, strerror(-err));
 	else
-		r = asprintf(&s, "setgroups failed: %s (whether the process "
+		r = asprintf(&s, "setgroups %s: %s (whether the process "
 				 "has CAP_SETGID could not be checked: %s)",
-			     strerror(-err), strerror(-cap));
+			     did, strerror(-err), strerror(-cap));
 	return r < 0 ? NULL : s;
+}
+
+char *dg_apply_setgroups_failure_text(int err)
+{
+	return setgroups_text(err, "failed");
 }
 
 char *dg_apply_error_text(const struct dg_apply_error *why)
@@ -296,7 +332,8 @@ char *dg_apply_error_text(const struct dg_apply_error *why)
 			     strerror(-why->err));
 		break;
 	case DG_STEP_SETGROUPS:
-		return dg_apply_setgroups_failure_text(why->err);
+		return setgroups_text(why->err,
+				      why->foreseen ? "would fail" : "failed");
 	case DG_STEP_VERIFY:
 		r = asprintf(&s, "the groups read back after setgroups are not "
 				 "the ones set%s",

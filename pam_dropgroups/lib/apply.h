@@ -28,6 +28,7 @@ struct dg_apply_error {
 	int err;         /* negative errno */
 	gid_t gid;       /* the gid in question (USERNS, NAMES) */
 	bool restored;   /* VERIFY: the old list could be set back */
+	bool foreseen;   /* SETGROUPS: not called, only foreseen (preview) */
 };
 
 /* Apply plan (whose rule must match) to the calling process.
@@ -45,7 +46,9 @@ int dg_apply(const struct dg_plan *plan, bool always_no_new_privs,
 /* What dg_apply would do, doing none of it (report_only): read the
  * groups, check them against the user namespace and decide, with the
  * same results and errors, but set neither no_new_privs nor the
- * groups. */
+ * groups.  A setgroups that would surely fail here (no CAP_SETGID, on a
+ * kernel that allows no unprivileged drop of this kind) is that error,
+ * with why->foreseen set; one that may fail is not foreseen. */
 int dg_apply_preview(const struct dg_plan *plan,
 		     const struct dg_gid_names *known,
 		     struct dg_nss_probe *probe, struct dg_outcome *out,

@@ -314,3 +314,35 @@ test_report_only_logs_what_it_would_drop_and_changes_nothing() {
 	assert_log info 0
 	assert_log err 0
 }
+
+# report_only is a trial of the enforcing line: where that line would
+# refuse the session because setgroups cannot work here (no CAP_SETGID,
+# on a kernel without the unprivileged drop), the trial must say so, not
+# "would drop", which promises a trim the enforcing line never makes.
+test_report_only_says_when_enforcing_would_fail_closed() {
+	local rule='{ name = "ssh"; services = "dgtest"; drop = ( "audio" ); }'
+	[ ! -e /proc/sys/kernel/setgroups_unprivileged_drop ] ||
+		skip "this kernel may let the drop through without CAP_SETGID"
+	PRE=(--inh-caps=-all --bounding-set=-setgid)
+	# the baseline: enforced, the line refuses the session
+	check_case open_session session_err "$ABUSERS" "$rule" -- untouched
+	assert_log err 1 'setgroups failed: Operation not permitted; the process lacks CAP_SETGID'
+	assert_log info 0
+	log_reset
+	# report_only: nothing refused, nothing changed, and the line says
+	# that enforcing would have refused, and why
+	stack session ignore "config=$POLICY" report_only
+	run_pam alice open_session
+	assert_rc 0
+	assert_untouched
+	assert_log info 0
+	assert_log err 1 'user=alice uid=1001 rule=ssh result=not-refused dropped=- kept=-: setgroups would fail: Operation not permitted; the process lacks CAP_SETGID, and dropping groups without it needs a kernel with subset-setgroups \(the unprivileged-drop patch\); groups left unchanged, and the session is not refused: report_only enforces nothing$'
+	log_reset
+	# with CAP_SETGID the same trial says "would drop", as before
+	PRE=()
+	run_pam alice open_session
+	assert_rc 0
+	assert_untouched
+	assert_log err 0
+	assert_log info 1 'would drop audio\(29\); report_only: nothing changed$'
+}
