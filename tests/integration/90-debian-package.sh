@@ -54,6 +54,7 @@ test_debian_package_profile_trims_su_and_removal_cleans_up() {
 	out=$(su alice -c "$SUPP_GROUPS")
 	assert_ids "$out" $TRIMMED
 	use_host_users
+	[ -d /run/dropgroups ] || fail "the login kept no compiled policy: the check after removal shows nothing"
 	dpkg -r libpam-dropgroups > "$T/dpkg.log" 2>&1 || { cat "$T/dpkg.log"; fail "dpkg -r failed"; }
 	! grep -l pam_dropgroups /etc/pam.d/common-* || fail "removal left the module in the stacks"
 	use_test_users
@@ -61,6 +62,9 @@ test_debian_package_profile_trims_su_and_removal_cleans_up() {
 	assert_ids "$out" $ALL
 	use_host_users
 	[ -f /etc/security/dropgroups.conf ] || fail "remove (not purge) deleted the conffile"
+	# the compiled policy the logins left (pam_dropgroups(8), FILES)
+	# goes with the module: nothing reads it any more
+	[ ! -e /run/dropgroups ] || fail "remove left the compiled policy in /run/dropgroups"
 	dpkg -P libpam-dropgroups > "$T/dpkg.log" 2>&1
 	[ ! -e /etc/security/dropgroups.conf ] || fail "purge kept the conffile"
 }

@@ -106,6 +106,7 @@ purge_is_clean() {
 	! grep -i 'warning' "$T/apt.log" || fail "dpkg warned on purge"
 	! grep -rl pam_dropgroups "$R/etc/pam.d" || fail "a stack still names the module"
 	[ ! -e "$R/etc/security/dropgroups.conf" ] || fail "purge kept the policy"
+	[ ! -e "$R/run/dropgroups" ] || fail "purge kept the compiled policy in /run/dropgroups"
 }
 
 test_enabled_as_the_readme_says_then_purged_every_login_works() {
