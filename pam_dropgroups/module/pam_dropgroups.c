@@ -345,6 +345,12 @@ struct kept_plan {
 	 * with the profile trims in setcred and again in open_session)
 	 * logs nothing more at info.  A forked child inherits it. */
 	bool logged;
+	/* A report_only line's "would drop" is logged.  Kept apart from
+	 * logged: a trial line and an enforcing one can share a handle (a
+	 * trial in sshd's own stack, the profile enforcing in
+	 * common-session), and the trial's "nothing changed" must not be
+	 * the one line of a login whose groups the other line changed. */
+	bool reported;
 	char strings[];
 };
 
@@ -489,14 +495,18 @@ static bool users_process(const struct dg_plan *plan,
 
 /* Should this trim write the login's line at info?  Once per handle, and
  * only in the user's process; else it goes to debug, with debug set.
+ * A report_only trim (trial) has its own once, and none after a line
+ * that enforced: it would preview groups trimmed already.
  * now: the groups the process holds, when the apply has just set them
  * and read them back (NULL: read them here). */
-static int login_line_priority(struct call *c, const struct dg_gids *now)
+static int login_line_priority(struct call *c, const struct dg_gids *now,
+			       bool trial)
 {
 	struct kept_plan *k = c->k;
+	bool *done = trial ? &k->reported : &k->logged;
 
-	if (!k->logged && users_process(&k->plan, now)) {
-		k->logged = true;
+	if (!k->logged && !*done && users_process(&k->plan, now)) {
+		*done = true;
 		return LOG_INFO;
 	}
 	return c->args.debug ? LOG_DEBUG : -1;
@@ -505,7 +515,8 @@ static int login_line_priority(struct call *c, const struct dg_gids *now)
 static void log_no_rule(struct call *c)
 {
 	_cleanup_free_ char *fields = NULL;
-	int pri = login_line_priority(c, NULL);
+	/* (the same line either way: a trial's counts as the login's) */
+	int pri = login_line_priority(c, NULL, false);
 
 	if (pri < 0)
 		return;
@@ -531,8 +542,9 @@ static void log_applied(struct call *c, const struct dg_outcome *o,
 	bool nnp = plan->rule->src->no_new_privs;
 	/* an apply that succeeded leaves exactly the decision's groups
 	 * (set and read back, or left as read): no getgroups again */
-	int pri = login_line_priority(c, report_only ? NULL
-						    : &o->decision.groups);
+	int pri = login_line_priority(c,
+				      report_only ? NULL : &o->decision.groups,
+				      report_only);
 
 	/* The groups are set by now: a log line lost to ENOMEM is all that
 	 * can go wrong here, and it must not turn success into failure. */

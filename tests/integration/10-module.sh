@@ -315,6 +315,41 @@ test_report_only_logs_what_it_would_drop_and_changes_nothing() {
 	assert_log err 0
 }
 
+# A trial line and an enforcing one on the same handle (sshd's auth line
+# with report_only while the profile's common-session line enforces): the
+# trial's "nothing changed" must not stand for the login, whose groups
+# the enforcing line did change; each says what it did, once.
+test_report_only_line_does_not_hide_the_enforcing_line_s_drop() {
+	policy <<-'EOF'
+	version = 1;
+	restricting = ( "games-abusers" );
+	rules = ( { name = "ssh"; services = "dgtest"; drop = ( "audio" ); } );
+	EOF
+	{
+		echo "auth required pam_permit.so"
+		echo "auth optional $MODULE config=$POLICY report_only"
+		echo "session required $MODULE config=$POLICY"
+		echo "session optional pam_exec.so quiet $TOP/tests/pam-exec/record-groups.sh $T/groups"
+	} > "/etc/pam.d/$SERVICE"
+	run_pam alice authenticate "setcred(PAM_ESTABLISH_CRED)" open_session
+	assert_rc 0
+	assert_groups 1001 100 44 46 2003 3000
+	assert_log err 0
+	assert_log info 2 'rule "ssh": (would drop audio\(29\); report_only: nothing changed|dropped audio\(29\))$'
+	module_log info | grep -q 'dropped audio(29)$' ||
+		fail "the enforcing line's drop is not logged"
+	# the other order: the trial after the drop says nothing more at info
+	sed -i -e 's/^auth optional \(.*\) report_only$/auth required \1/' \
+		-e 's/^session required \(.*pam_dropgroups.so.*\)$/session optional \1 report_only/' \
+		"/etc/pam.d/$SERVICE"
+	cat "/etc/pam.d/$SERVICE"
+	log_reset
+	run_pam alice authenticate "setcred(PAM_ESTABLISH_CRED)" open_session
+	assert_rc 0
+	assert_groups 1001 100 44 46 2003 3000
+	assert_log info 1 'rule "ssh": dropped audio\(29\)$'
+}
+
 # report_only is a trial of the enforcing line: where that line would
 # refuse the session because setgroups cannot work here (no CAP_SETGID,
 # on a kernel without the unprivileged drop), the trial must say so, not
