@@ -113,27 +113,30 @@ static int parse_args(struct call *c, int argc, const char **argv,
 
 /* Why a failure does not refuse this call, or NULL: it refuses.
  *
- * A report_only line enforces nothing, so it refuses nothing either.
  * Root is never locked out: uid 0 can set any groups anyway, so refusing
  * its session protects nothing, and a typo in the policy must not cost
  * the console, su and sudo.  But the module knows the user by name, and
  * a name that glibc looks up as uid 0 may be another uid's name in a
  * directory ("sudo -u '#5000'"), so only a name that every NSS passwd
- * service calls uid 0 counts (uid0.c); any doubt refuses, "root" too. */
+ * service calls uid 0 counts (uid0.c); any doubt refuses, "root" too.
+ * A report_only line enforces nothing, so it refuses nothing either;
+ * root is asked first even there, so that a trial says what the line
+ * would do enforced: for root, not refuse either. */
 static const char *let_through(const struct call *c, bool *oom)
 {
 	const void *user = NULL;
-	int r;
+	int r = 0;
 
 	*oom = false;
+	if (pam_get_item(c->pamh, PAM_USER, &user) == PAM_SUCCESS && user) {
+		r = dg_uid0_sure(user);
+		*oom = r == -ENOMEM;
+	}
+	if (r > 0)
+		return "the user is uid 0, who can set any groups anyway";
 	if (c->args.report_only)
 		return "report_only enforces nothing";
-	if (pam_get_item(c->pamh, PAM_USER, &user) != PAM_SUCCESS || !user)
-		return NULL;
-	r = dg_uid0_sure(user);
-	*oom = r == -ENOMEM;
-	return r > 0 ? "the user is uid 0, who can set any groups anyway"
-		     : NULL;
+	return NULL;
 }
 
 /* Log the failure (what; outcome) as the call's one LOG_ERR line, and

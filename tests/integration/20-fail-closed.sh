@@ -794,6 +794,12 @@ test_report_only_lets_a_broken_policy_through_and_logs_it() {
 			assert_log err 1 "$POLICY:1: unknown key \"bogus\"; groups left unchanged, and the session is not refused: report_only enforces nothing$"
 		done
 	done
+	# root: the line without report_only would not refuse either, and
+	# the trial says so, not that only report_only let root through
+	run_facility root session ignore "config=$POLICY"
+	assert_log err 1 "the session is not refused: the user is uid 0, who can set any groups anyway$"
+	run_facility root session ignore "config=$POLICY" report_only
+	assert_log err 1 "$POLICY:1: unknown key \"bogus\"; groups left unchanged, and the session is not refused: the user is uid 0, who can set any groups anyway$"
 	good_policy
 	run_facility alice session ignore "config=$POLICY" report_only colour=red
 	assert_log err 1 'unknown option "colour=red"; groups left unchanged, and the session is not refused: report_only enforces nothing$'
