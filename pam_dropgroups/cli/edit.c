@@ -394,6 +394,14 @@ static enum dg_edit_status install(const struct edit *e, const char *text)
 	}
 	if ((r = write_new(e->dirfd, tmp, text, e->mode)) < 0)
 		return sys_failed(e->target, -r);
+	/* A signal that came while the file was written and synced (which
+	 * can take long) ends the edit here: the rename is the one step
+	 * that cannot be taken back. */
+	if (interrupted()) {
+		(void)unlinkat(e->dirfd, tmp, 0);
+		warnx("%s: interrupted; nothing installed", e->target);
+		return DG_EDIT_REFUSED;
+	}
 	if (renameat(e->dirfd, tmp, e->dirfd, e->name) < 0) {
 		r = errno;
 		(void)unlinkat(e->dirfd, tmp, 0);
@@ -402,6 +410,9 @@ static enum dg_edit_status install(const struct edit *e, const char *text)
 	if (fsync(e->dirfd) < 0)
 		return sys_failed(e->dir, errno);
 	printf("%s: installed\n", e->target);
+	/* A signal held meanwhile ends the process once it is let in,
+	 * and stdio is not flushed then: the line must be out first. */
+	(void)fflush(stdout);
 	return DG_EDIT_OK;
 }
 

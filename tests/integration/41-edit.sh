@@ -137,6 +137,35 @@ test_edit_a_second_editor_is_refused_while_the_lock_is_held() {
 	assert_in out 'unchanged'
 }
 
+# A termination signal ends the edit with nothing installed, also when
+# it comes while the new file is written and synced (held up here for
+# two seconds by strace): that is before the rename, the one step that
+# cannot be taken back.
+test_edit_a_signal_while_the_file_is_synced_installs_nothing() {
+	example_policy
+	cp "$POLICY" "$T/old"
+	editor ed.sh 'sed -i "s/\"audio\", //" "$1"; touch "$T/edited"'
+	EDITOR="$T/ed.sh" strace -f -qq -o /dev/null -e trace=fsync \
+		-e inject=fsync:delay_enter=2000000:when=2+ \
+		"$DG" edit < /dev/null > "$T/edit.out" 2>&1 &
+	tracer=$!
+	at_exit 'wait "$tracer" 2>/dev/null'
+	for _ in $(seq 100); do [ -e "$T/edited" ] && break; sleep 0.1; done
+	[ -e "$T/edited" ] || fail "the editor never ran"
+	# the check takes milliseconds: by now the install's fsync is held
+	sleep 0.5
+	dg=$(pgrep -P "$tracer") || fail "no dropgroups under strace"
+	kill -TERM "$dg"
+	set +e
+	wait "$tracer"
+	set -e
+	cat "$T/edit.out"
+	! grep -q ': installed$' "$T/edit.out" || fail "a signal before the rename still installed the edit"
+	cmp "$POLICY" "$T/old" || fail "the edit was installed"
+	[ -z "$(find /etc/security -maxdepth 1 -name '.*')" ] || fail "a temporary file was left in /etc/security"
+	[ -z "$(find /tmp -maxdepth 1 -name 'dropgroups-edit.*')" ] || fail "the private directory was left"
+}
+
 # A drop-in is checked with the main file and the other drop-ins, as
 # `check --drop-in` checks it, and created when it is not there.
 test_edit_a_drop_in_is_checked_with_the_main_file() {
