@@ -399,9 +399,12 @@ static int need_calls(void)
 	    need_read(-1, "/etc/nsswitch.conf") < 0 ||
 	    need_read(-1, "/etc/group") < 0 || need_read(-1, "/etc/passwd") < 0)
 		return -1;
+	/* the list the module sets here: the case's rule keeps the
+	 * restricting group alone (a list of n would cost what the bare
+	 * pair costs, not what the module's setgroups costs) */
 	if ((n = getgroups((int)n_start + 16, scratch)) < 0 ||
 	    readlink("/proc/self/ns/user", link, sizeof(link)) < 0 ||
-	    setgroups((size_t)n, scratch) < 0)
+	    (n > 0 && setgroups(1, &start[0]) < 0))
 		return -1;
 	return send(need_log, line, sizeof(line), MSG_NOSIGNAL) < 0 ? -1 : 0;
 }
