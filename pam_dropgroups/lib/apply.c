@@ -195,16 +195,25 @@ int dg_apply(const struct dg_plan *plan, bool always_no_new_privs,
 }
 
 /* Would setgroups refuse this process a drop?  -EPERM when it surely
- * would, as dg_apply_unprivileged_hint tells the cases: no CAP_SETGID,
+ * would: in a user namespace whose setgroups is "deny", or, as
+ * dg_apply_unprivileged_hint tells the cases, with no CAP_SETGID
  * and a kernel without subset-setgroups, with it off, or with it on but
  * no no_new_privs, neither now nor from the rule (dg_apply sets the
  * rule's before its setgroups).  0 when it may succeed, or when nothing
  * can be told: the trial then says what the rule decides, as before. */
 static int setgroups_would_fail(const struct dg_plan *plan)
 {
-	_cleanup_free_ char *knob = NULL;
+	_cleanup_free_ char *knob = NULL, *ns = NULL;
 	int r;
 
+	/* A user namespace whose setgroups is "deny" (what an unprivileged
+	 * namespace is given) refuses every setgroups, CAP_SETGID or not:
+	 * the enforcing line fails closed there with the capability in
+	 * hand.  The file says "allow" in the initial namespace; an error
+	 * reading it tells nothing, and the checks below go on. */
+	if (dg_kernel_sysctl_read("/proc/self/setgroups", &ns) == 0 &&
+	    strcmp(ns, "deny") == 0)
+		return -EPERM;
 	if (dg_kernel_has_cap_setgid() != 0)
 		return 0;
 	r = dg_kernel_sysctl_read(DG_SYSCTL_DROP, &knob);

@@ -381,3 +381,40 @@ test_report_only_says_when_enforcing_would_fail_closed() {
 	assert_log err 0
 	assert_log info 1 'would drop audio\(29\); report_only: nothing changed$'
 }
+
+# The same trial in a user namespace whose setgroups is "deny" (what
+# `unshare --map-root-user` and unprivileged containers set up): the
+# process has CAP_SETGID there and every gid is mapped, yet the kernel
+# refuses every setgroups, so the enforcing line refuses the session and
+# the trial must say "would fail", not "would drop".
+test_report_only_says_would_fail_where_setgroups_is_denied() {
+	local rule='{ name = "ssh"; services = "dgtest"; drop = ( "audio" ); }'
+	# the namespace is made here, its maps written from outside: as
+	# root, every id 0-65535 mapped to itself, and setgroups denied
+	cat > "$T/denyns" <<-'EOF'
+	#!/bin/sh
+	unshare --user sh -c 'kill -STOP $$; exec "$@"' denyns "$@" &
+	pid=$!
+	until grep -q '^State:.*stopped' "/proc/$pid/status"; do sleep 0.01; done
+	echo deny > "/proc/$pid/setgroups" &&
+		echo '0 0 65536' > "/proc/$pid/uid_map" &&
+		echo '0 0 65536' > "/proc/$pid/gid_map" || { kill -9 "$pid"; exit 125; }
+	kill -CONT "$pid"
+	wait "$pid"
+	EOF
+	chmod +x "$T/denyns"
+	"$T/denyns" grep -qx deny /proc/self/setgroups ||
+		skip "no user namespace with setgroups denied here"
+	PRE=("$T/denyns")
+	# the baseline: enforced, the line refuses the session
+	check_case open_session session_err "$ABUSERS" "$rule" -- untouched
+	assert_log err 1 'setgroups failed: Operation not permitted'
+	assert_log info 0
+	log_reset
+	stack session ignore "config=$POLICY" report_only
+	run_pam alice open_session
+	assert_rc 0
+	assert_untouched
+	assert_log info 0
+	assert_log err 1 'user=alice uid=1001 rule=ssh result=not-refused dropped=- kept=-: setgroups would fail: Operation not permitted'
+}
