@@ -1,8 +1,8 @@
 #!/bin/bash
 # The bench's cases (tests/bench/pambench.c) in instructions: one fresh
 # login (pam_start .. pam_setcred .. pam_end) as callgrind counts it
-# (--toggle-collect=bench_login: the driver's setup, and for
-# pam_dropgroups the login before that fills its cache, are not
+# (--toggle-collect=bench_login: the driver's setup, and every peer's
+# first login, which for pam_dropgroups fills its cache, are not
 # counted), and for pam_dropgroups the cold login too (its cache empty:
 # the first login after an edit).  Deterministic where wall-clock time
 # on a shared machine is not.

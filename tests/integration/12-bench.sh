@@ -53,12 +53,22 @@ test_bench_need_makes_no_call_the_module_does_not() {
 	for p in need dropgroups permit; do
 		capture strace -qq -o "$T/trace.$p" "$BUILD/pambench" "$MODULE" 16 1 "$p" fresh
 		assert_exit 0
+		# the timed login alone, from libpam's reading of its stack:
+		# the module's run makes an uncounted login first (the one
+		# that fills the cache), need's does not, so the whole runs
+		# would let need make each call twice
+		grep -q '^openat(AT_FDCWD, "/etc/pam.d/bench-' "$T/trace.$p" ||
+			fail "no login in the trace of $p"
+		awk '/^openat\(AT_FDCWD, "\/etc\/pam.d\/bench-/ { n = 0 }
+			{ line[++n] = $0 }
+			END { for (i = 1; i <= n; i++) print line[i] }' \
+			"$T/trace.$p" > "$T/login.$p"
 		# name and first path of each call; libpam's reading of the
 		# service's own stack, buffers' bytes and the sandbox's
 		# random name are not the module's calls
 		sed -E -e 's/^([a-z0-9_]+)\((([^"]*)"([^"]*)")?.*/\1 \4/' \
 			-e 's#/tmp/pambench\.[A-Za-z0-9]+#/tmp/pambench#' \
-			-e 's/^(sendto|getrandom|read|write) .*/\1/' "$T/trace.$p" |
+			-e 's/^(sendto|getrandom|read|write) .*/\1/' "$T/login.$p" |
 			grep -v -e '^+++' -e ' /etc/pam.d/bench-' | sort | uniq -c |
 			awk '{ print $2 "|" $3, $1 }' | sort > "$T/calls.$p"
 	done
