@@ -284,17 +284,48 @@ static bool trims_here(const struct dg_service_stack *s,
 	       !line_fails_open(p, s->service, l, NULL);
 }
 
-/* Do a line's config= and the policy explain read name one file?  The
+/* The directory part of a path, as the module opens it ("." for none). */
+static char *dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		return strdup(".");
+	return strndup(path, slash == path ? 1 : (size_t)(slash - path));
+}
+
+static bool same_inode(const char *a, const char *b)
+{
+	struct stat x, y;
+
+	return stat(a, &x) == 0 && stat(b, &y) == 0 && x.st_dev == y.st_dev &&
+	       x.st_ino == y.st_ino;
+}
+
+/* Do a line's config= and the policy explain read name one policy?  The
  * same text, or, spelled another way (explain -c with a relative path,
- * a "//" or a ".." in config=), the same inode: otherwise a program
- * that reads this very policy would be called open. */
+ * a "//" or a ".." in config=), the same file under the same name in
+ * the same directory: otherwise a program that reads this very policy
+ * would be called open.  The same inode is not enough: the module reads
+ * the drop-ins named after the path (NAME.d, or include_dir relative to
+ * its directory), so a hard link under another name, or in another
+ * directory, is the same main file with other drop-ins. */
 static bool same_policy(const char *config, const char *path)
 {
-	struct stat a, b;
+	const char *cb = strrchr(config, '/'), *pb = strrchr(path, '/');
+	_cleanup_free_ char *cd = NULL, *pd = NULL;
 
-	return strcmp(config, path) == 0 ||
-	       (stat(config, &a) == 0 && stat(path, &b) == 0 &&
-		a.st_dev == b.st_dev && a.st_ino == b.st_ino);
+	if (strcmp(config, path) == 0)
+		return true;
+	cb = cb ? cb + 1 : config;
+	pb = pb ? pb + 1 : path;
+	if (strcmp(cb, pb) != 0 || !same_inode(config, path))
+		return false;
+	/* (out of memory: "another policy", which counts the program
+	 * open, never closed) */
+	cd = dir_of(config);
+	pd = dir_of(path);
+	return cd && pd && same_inode(cd, pd);
 }
 
 /* The module reads the policy its line's config= names: a line that

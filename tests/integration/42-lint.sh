@@ -315,6 +315,50 @@ test_explain_counts_a_line_that_reads_another_policy_as_open() {
 	assert_in out '"program": "cron \(a crontab job\)", "verdict": "other_policy", "groups": null'
 }
 
+# The module reads the drop-ins of the path its line names (NAME.d next
+# to it, or include_dir relative to its directory): a hard link to the
+# policy explain reads, under another name, is the same main file with
+# other drop-ins.  Here cron's rule is a drop-in of explain's policy; a
+# line reading the link has none, keeps every group, and is open.
+test_explain_counts_a_link_with_other_drop_ins_as_another_policy() {
+	module_by_name
+	policy <<-'EOF'
+	version = 1;
+	restricting = ( "games-abusers" );
+	rules = ( { name = "ssh"; services = "sshd"; drop = [ "audio" ]; no_new_privs = true; } );
+	EOF
+	mkdir -p /etc/security/dropgroups.d
+	policy /etc/security/dropgroups.d/cron.conf <<-'EOF'
+	version = 1;
+	rules = ( { name = "cron"; services = "cron"; drop = [ "audio" ]; no_new_privs = true; } );
+	EOF
+	install_snippets
+	# the baseline: every line reads this policy, and cron trims
+	cli explain sshd alice
+	assert_exit 0
+	! grep -q '^  cron' "$T/out" || fail "cron trims, yet explain calls it open"
+	ln "$POLICY" /etc/security/linked.conf
+	sed -i 's|^auth \{1,\}required \{1,\}pam_dropgroups.so$|& config=/etc/security/linked.conf|' \
+		/etc/pam.d/cron
+	local line
+	line=$(grep -n 'config=/etc/security/linked.conf' /etc/pam.d/cron | cut -d: -f1)
+	[ -n "$line" ] || fail "cron's line was not changed"
+	# what such a line does: no rule for cron there, every group stays
+	{
+		echo "auth required pam_permit.so"
+		sed -n "${line}p" /etc/pam.d/cron
+		echo "session optional pam_exec.so quiet $TOP/tests/pam-exec/record-groups.sh $T/groups"
+	} > /etc/pam.d/dgtest
+	sed -i 's/services = "cron"/services = [ "cron", "dgtest" ]/' \
+		/etc/security/dropgroups.d/cron.conf
+	run_pam alice "setcred(PAM_ESTABLISH_CRED)" open_session
+	assert_rc 0
+	assert_groups $ALICE_GROUPS
+	cli explain sshd alice
+	assert_exit 0
+	assert_in out "^  cron \(a crontab job\): /etc/pam.d/cron:$line reads the policy /etc/security/linked.conf, not $POLICY, so which groups it keeps cannot be told here \(explain with -c /etc/security/linked.conf\), and it is counted as open$"
+}
+
 # A report_only line enforces nothing: lint calls it an error where a rule
 # means the service to trim, and explain lists its program as open.
 test_lint_and_explain_say_report_only_enforces_nothing() {
