@@ -395,7 +395,16 @@ test_report_only_says_would_fail_where_setgroups_is_denied() {
 	#!/bin/sh
 	unshare --user sh -c 'kill -STOP $$; exec "$@"' denyns "$@" &
 	pid=$!
-	until grep -q '^State:.*stopped' "/proc/$pid/status"; do sleep 0.01; done
+	# stopped: ready for its maps; gone or a zombie: unshare failed
+	while :; do
+		state=$(sed -n 's/^State:[[:space:]]*\([A-Z]\).*/\1/p' \
+			"/proc/$pid/status" 2> /dev/null)
+		case $state in
+		T) break ;;
+		'' | Z | X) wait "$pid"; exit 125 ;;
+		esac
+		sleep 0.01
+	done
 	echo deny > "/proc/$pid/setgroups" &&
 		echo '0 0 65536' > "/proc/$pid/uid_map" &&
 		echo '0 0 65536' > "/proc/$pid/gid_map" || { kill -9 "$pid"; exit 125; }
