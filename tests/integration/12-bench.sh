@@ -43,8 +43,9 @@ test_bench_survives_a_login_that_logs_many_lines() {
 # if the module's own login makes every one of those calls: a call that
 # need makes and the module does not would raise the floor, and the
 # verdict docs/performance.md draws from it.  Both runs set up the same
-# sandbox; the module's run logs in twice (the cache filled, then the
-# counted login), need's once.  Calls are compared by name and path.
+# sandbox and log in twice (the first login uncounted: for the module it
+# fills the cache); the counted login alone is compared, call by call,
+# by name and path.
 test_bench_need_makes_no_call_the_module_does_not() {
 	skip_under_sanitizers "the bench runs the uninstrumented build"
 	command -v strace > /dev/null || fail "strace is missing (tests/install-deps.sh)"
@@ -53,10 +54,9 @@ test_bench_need_makes_no_call_the_module_does_not() {
 	for p in need dropgroups permit; do
 		capture strace -qq -o "$T/trace.$p" "$BUILD/pambench" "$MODULE" 16 1 "$p" fresh
 		assert_exit 0
-		# the timed login alone, from libpam's reading of its stack:
-		# the module's run makes an uncounted login first (the one
-		# that fills the cache), need's does not, so the whole runs
-		# would let need make each call twice
+		# the timed login alone, from libpam's reading of its stack
+		# (the last one): whole runs would hide a call need makes
+		# twice behind the module's two logins
 		grep -q '^openat(AT_FDCWD, "/etc/pam.d/bench-' "$T/trace.$p" ||
 			fail "no login in the trace of $p"
 		awk '/^openat\(AT_FDCWD, "\/etc\/pam.d\/bench-/ { n = 0 }
